@@ -1,0 +1,209 @@
+// Package result defines the Result of an analysis: the structured,
+// versioned contract that the text report, the JSON output, plots, the TUI,
+// exports, `tpptrace compare` and users' scripts consume.
+//
+// JSON field names are a public contract. Times are integer nanoseconds per
+// step, averaged over the analysed steps, unless a field says otherwise;
+// fractions are in 0..1. Adding fields is a minor change; renaming or
+// removing one bumps SchemaVersion.
+package result
+
+// SchemaVersion is the version of the JSON form written by this build.
+const SchemaVersion = 1
+
+// Axes are the keys used in per-axis maps.
+var Axes = []string{"TP", "PP", "DP", "CP", "EP"}
+
+// Result is the outcome of analysing one job.
+type Result struct {
+	SchemaVersion   int          `json:"schema_version"`
+	Tool            string       `json:"tool"` // "tpptrace <version>"
+	Sources         []Source     `json:"sources"`
+	Skipped         []Skipped    `json:"skipped,omitempty"`
+	WorldSize       int          `json:"world_size"`
+	Layout          Layout       `json:"layout"`
+	Schedule        string       `json:"schedule"` // "1f1b", "gpipe", "interleaved", "none", "unknown"
+	Microbatches    int          `json:"microbatches"`
+	VirtualStages   int          `json:"virtual_stages,omitempty"` // chunks per stage for interleaved schedules
+	StepNs          int64        `json:"step_ns"`
+	Iterations      []Iteration  `json:"iterations"`
+	Ranks           []RankStats  `json:"ranks"`
+	Stages          []StageStats `json:"stages"`
+	BottleneckStage int          `json:"bottleneck_stage"`
+	StageImbalance  float64      `json:"stage_imbalance"` // max/mean of stage compute
+	SlowRanks       []SlowRank   `json:"slow_ranks"`
+	Findings        []Finding    `json:"findings"`
+	Comms           []CommStats  `json:"comms,omitempty"`
+	Clock           ClockStats   `json:"clock"`
+	RankSteps       []RankStep   `json:"rank_steps,omitempty"` // per rank and step, for heatmaps
+	Timeline        *Timeline    `json:"timeline,omitempty"`   // one representative step, classified
+	Warnings        []string     `json:"warnings,omitempty"`
+}
+
+// Source is one input file.
+type Source struct {
+	Path    string `json:"path"`
+	Format  string `json:"format"`
+	Version string `json:"version,omitempty"`
+}
+
+// Skipped is input that was read but not analysed.
+type Skipped struct {
+	Source string `json:"source"`
+	Offset int64  `json:"offset"`
+	Unit   string `json:"unit,omitempty"`
+	Reason string `json:"reason"`
+	Count  int64  `json:"count"`
+}
+
+// Layout is the parallel layout.
+type Layout struct {
+	TP    int    `json:"tp"`
+	PP    int    `json:"pp"`
+	DP    int    `json:"dp"`
+	CP    int    `json:"cp,omitempty"`
+	EP    int    `json:"ep,omitempty"`
+	Order string `json:"order"` // Megatron order string, fastest first: "tp-cp-ep-dp-pp"
+	By    string `json:"by"`    // how it was decided: "flags", "descriptions", "members", "traffic", "single"
+}
+
+// Iteration is one analysed training step.
+type Iteration struct {
+	Index      int   `json:"index"`    // ProfilerStep number or 0-based position
+	StartNs    int64 `json:"start_ns"` // aligned clock (rank 0's)
+	DurationNs int64 `json:"duration_ns"`
+}
+
+// RankStats is one rank's breakdown, averaged per step.
+type RankStats struct {
+	Rank              int              `json:"rank"`
+	Host              string           `json:"host"`
+	LocalGPU          int              `json:"local_gpu"`
+	TP                int              `json:"tp"`
+	PP                int              `json:"pp"`
+	DP                int              `json:"dp"`
+	ClockOffsetNs     int64            `json:"clock_offset_ns"` // this rank's clock minus rank 0's
+	StepNs            int64            `json:"step_ns"`
+	ComputeNs         int64            `json:"compute_ns"`
+	IdleNs            int64            `json:"idle_ns"`
+	MemcpyNs          int64            `json:"memcpy_ns"`
+	BubbleNs          int64            `json:"bubble_ns"`
+	BubbleFraction    float64          `json:"bubble_fraction"`
+	BubbleFillDrainNs int64            `json:"bubble_fill_drain_ns"`
+	BubbleSteadyNs    int64            `json:"bubble_steady_ns"`
+	CommNs            map[string]int64 `json:"comm_ns"`               // axis -> union time of its comm kernels
+	ExposedNs         map[string]int64 `json:"exposed_ns"`            // axis -> part not covered by compute
+	WaitNs            map[string]int64 `json:"wait_ns,omitempty"`     // axis -> time waiting for the last member
+	TransferNs        map[string]int64 `json:"transfer_ns,omitempty"` // axis -> time after the last member arrived
+}
+
+// StageStats is one pipeline stage, averaged over its ranks and steps.
+type StageStats struct {
+	Stage               int              `json:"stage"`
+	Ranks               []int            `json:"ranks"`
+	ComputeNs           int64            `json:"compute_ns"`
+	ForwardNs           int64            `json:"forward_ns,omitempty"`
+	BackwardNs          int64            `json:"backward_ns,omitempty"`
+	BubbleNs            int64            `json:"bubble_ns"`
+	BubbleFraction      float64          `json:"bubble_fraction"`
+	IdealBubbleFraction float64          `json:"ideal_bubble_fraction"`
+	ExposedNs           map[string]int64 `json:"exposed_ns"`
+}
+
+// SlowRank is a rank that holds its peers back.
+type SlowRank struct {
+	Rank          int      `json:"rank"`
+	Score         float64  `json:"score"`          // robust z-score of compute against peers doing the same work
+	ComputeExcess float64  `json:"compute_excess"` // fraction slower than its peers' median
+	BlameNs       int64    `json:"blame_ns"`       // per step: time others waited for it in collectives
+	Evidence      []string `json:"evidence"`
+}
+
+// Finding is one diagnosed cause of lost time.
+type Finding struct {
+	Kind      string   `json:"kind"`       // see Kinds
+	Severity  string   `json:"severity"`   // "high", "medium", "low", "info"
+	CostNs    int64    `json:"cost_ns"`    // per step
+	CostShare float64  `json:"cost_share"` // CostNs / step_ns
+	Summary   string   `json:"summary"`
+	Evidence  []string `json:"evidence,omitempty"`
+	Remedy    string   `json:"remedy,omitempty"`
+	Ranks     []int    `json:"ranks"`
+	Stages    []int    `json:"stages"`
+}
+
+// Finding kinds.
+const (
+	KindBubble      = "pipeline_bubble"
+	KindExposedTP   = "exposed_tp_comm"
+	KindExposedPP   = "exposed_pp_comm"
+	KindExposedDP   = "exposed_dp_comm"
+	KindImbalance   = "stage_imbalance"
+	KindSlowRank    = "slow_rank"
+	KindTopology    = "topology"
+	KindGPUThrottle = "gpu_throttle"
+)
+
+// CommStats summarizes one communicator.
+type CommStats struct {
+	ID            string     `json:"id"`
+	Name          string     `json:"name,omitempty"`
+	Axis          string     `json:"axis"`
+	AxisBy        string     `json:"axis_by"`
+	Members       []int      `json:"members"`
+	Hosts         int        `json:"hosts"`
+	Count         int        `json:"count"`            // collective instances per step
+	TimeNs        int64      `json:"time_ns"`          // per step, summed over instances, averaged over members
+	Bytes         int64      `json:"bytes"`            // per step
+	AlphaNs       float64    `json:"alpha_ns"`         // fitted latency per message
+	BetaNsPerByte float64    `json:"beta_ns_per_byte"` // fitted time per byte
+	Points        []SizeTime `json:"points,omitempty"` // message size vs transfer time samples
+}
+
+// SizeTime is one collective instance: message size and transfer time.
+type SizeTime struct {
+	Bytes  int64 `json:"bytes"`
+	TimeNs int64 `json:"time_ns"`
+}
+
+// ClockStats reports clock alignment.
+type ClockStats struct {
+	Method     string `json:"method"`      // "collective-end", "none"
+	ResidualNs int64  `json:"residual_ns"` // median absolute residual of matched collective ends after alignment
+	Matched    int    `json:"matched"`     // collective instances used
+}
+
+// RankStep is one rank's figures in one step.
+type RankStep struct {
+	Rank      int   `json:"rank"`
+	Iteration int   `json:"iteration"`
+	StepNs    int64 `json:"step_ns"`
+	ComputeNs int64 `json:"compute_ns"`
+	BubbleNs  int64 `json:"bubble_ns"`
+}
+
+// Timeline is one step classified into segments per rank, on the aligned clock.
+type Timeline struct {
+	Iteration int           `json:"iteration"`
+	StartNs   int64         `json:"start_ns"`
+	EndNs     int64         `json:"end_ns"`
+	Rows      []TimelineRow `json:"rows"`
+}
+
+// TimelineRow is one rank's segments.
+type TimelineRow struct {
+	Rank     int       `json:"rank"`
+	Stage    int       `json:"stage"`
+	Segments []Segment `json:"segments"`
+}
+
+// Segment is a run of one category. Category is one of "compute",
+// "tp", "pp", "dp", "tp_exposed", "pp_exposed", "dp_exposed", "memcpy",
+// "bubble", "idle" (exposed = communication with no compute under it).
+type Segment struct {
+	StartNs  int64  `json:"start_ns"`
+	EndNs    int64  `json:"end_ns"`
+	Category string `json:"category"`
+	Micro    int    `json:"micro,omitempty"`
+	Phase    string `json:"phase,omitempty"` // "fwd", "bwd" when known
+}

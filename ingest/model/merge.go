@@ -1,0 +1,168 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// DuplicateRankError says that two sources claim the same global rank.
+type DuplicateRankError struct {
+	Rank   int32
+	First  string
+	Second string
+}
+
+func (e *DuplicateRankError) Error() string {
+	return fmt.Sprintf("rank %d is claimed by both %s and %s", e.Rank, e.First, e.Second)
+}
+
+// Merge combines traces (typically one per rank file) into one, remapping
+// string, stream, communicator, collective and source indices, and sorts the
+// events. Two inputs holding events of the same rank give a
+// *DuplicateRankError naming both sources; inputs that only describe a rank
+// (an NCCL log naming its host, say) fill in the fields still unknown.
+// Communicators with equal IDs are unioned.
+func Merge(parts ...*Trace) (*Trace, error) {
+	out := &Trace{}
+	owner := map[int32]string{}
+	for _, p := range parts {
+		if err := checkOwners(p, owner); err != nil {
+			return nil, err
+		}
+		out.appendTrace(p)
+	}
+	out.Events.Sort()
+	return out, nil
+}
+
+func checkOwners(p *Trace, owner map[int32]string) error {
+	src := "(unnamed)"
+	if len(p.Sources) > 0 {
+		src = p.Sources[0].Path
+	}
+	claimed := map[int32]bool{}
+	for _, r := range p.Events.Rank {
+		claimed[r] = true
+	}
+	for r := range claimed {
+		if prev, ok := owner[r]; ok {
+			return &DuplicateRankError{Rank: r, First: prev, Second: src}
+		}
+	}
+	for r := range claimed {
+		owner[r] = src
+	}
+	return nil
+}
+
+func (t *Trace) appendTrace(p *Trace) {
+	srcBase := int32(len(t.Sources))
+	t.Sources = append(t.Sources, p.Sources...)
+	t.Skipped = append(t.Skipped, p.Skipped...)
+	for _, r := range p.Ranks {
+		if r.Source >= 0 {
+			r.Source += srcBase
+		}
+		t.mergeRank(r)
+	}
+	names := remapNames(&t.Names, &p.Names)
+	streams := make([]int32, len(p.Streams))
+	for i, s := range p.Streams {
+		streams[i] = t.AddStream(s)
+	}
+	comms := make([]int32, len(p.Comms))
+	for i, c := range p.Comms {
+		comms[i] = t.AddComm(c)
+	}
+	colls := t.appendColls(&p.Colls, names, comms)
+	t.appendEvents(&p.Events, names, streams, colls)
+	t.appendSamples(p)
+}
+
+func remapNames(dst, src *Strings) []int32 {
+	all := src.All()
+	m := make([]int32, len(all))
+	for i, s := range all {
+		m[i] = dst.Intern(s)
+	}
+	return m
+}
+
+func remap(m []int32, i int32) int32 {
+	if i < 0 || int(i) >= len(m) {
+		return -1
+	}
+	return m[i]
+}
+
+func (t *Trace) appendColls(c *Collectives, names, comms []int32) []int32 {
+	m := make([]int32, c.Len())
+	for i := range m {
+		x := c.At(i)
+		x.DType = max(remap(names, x.DType), 0)
+		x.Comm = remap(comms, x.Comm)
+		m[i] = t.Colls.Append(x)
+	}
+	return m
+}
+
+func (t *Trace) appendEvents(ev *Events, names, streams, colls []int32) {
+	t.Events.Grow(ev.Len())
+	for i := 0; i < ev.Len(); i++ {
+		e := ev.At(i)
+		e.Name = max(remap(names, e.Name), 0)
+		e.Stream = remap(streams, e.Stream)
+		e.Coll = remap(colls, e.Coll)
+		t.Events.Append(e)
+	}
+}
+
+func (t *Trace) appendSamples(p *Trace) {
+	base := int32(len(t.SampleGPUs))
+	t.SampleGPUs = append(t.SampleGPUs, p.SampleGPUs...)
+	for _, s := range p.Samples {
+		s.GPU += base
+		t.Samples = append(t.Samples, s)
+	}
+	slices.SortStableFunc(t.Samples, func(a, b GPUSample) int {
+		if a.GPU != b.GPU {
+			return int(a.GPU - b.GPU)
+		}
+		return int(min(max(a.TimeNs-b.TimeNs, -1), 1))
+	})
+}
+
+// mergeRank adds r, or fills the unknown fields of the rank already present.
+func (t *Trace) mergeRank(r Rank) {
+	i := t.FindRank(r.Rank)
+	if i < 0 {
+		t.AddRank(r)
+		return
+	}
+	x := &t.Ranks[i]
+	x.Host, x.GPUName = cmpOr(x.Host, r.Host), cmpOr(x.GPUName, r.GPUName)
+	x.GPUUUID, x.BusID = cmpOr(x.GPUUUID, r.GPUUUID), cmpOr(x.BusID, r.BusID)
+	if x.PID == 0 {
+		x.PID = r.PID
+	}
+	if x.LocalGPU < 0 {
+		x.LocalGPU = r.LocalGPU
+	}
+	if x.Source < 0 {
+		x.Source = r.Source
+	}
+	if x.ClockBase == 0 {
+		x.ClockBase = r.ClockBase
+	}
+	x.Coord = fillCoord(x.Coord, r.Coord)
+}
+
+func fillCoord(a, b Coord) Coord {
+	pick := func(x, y int32) int32 {
+		if x < 0 {
+			return y
+		}
+		return x
+	}
+	return Coord{pick(a.TP, b.TP), pick(a.PP, b.PP), pick(a.DP, b.DP), pick(a.CP, b.CP), pick(a.EP, b.EP)}
+}

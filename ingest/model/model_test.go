@@ -1,0 +1,101 @@
+package model
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func twoRankTrace(t *testing.T, rank int32, src string) *Trace {
+	t.Helper()
+	tr := &Trace{Sources: []Source{{Path: src, Format: "test"}}}
+	tr.AddRank(Rank{Rank: rank, LocalGPU: rank, Coord: UnknownCoord})
+	s := tr.AddStream(Stream{Rank: rank, GPU: true, ID: 7, Device: rank})
+	c := tr.AddComm(Communicator{ID: "tp", Members: []int32{rank}})
+	coll := tr.Colls.Append(Collective{Op: OpAllReduce, Bytes: 1024, Comm: c, Seq: 1, Peer: -1, GroupSize: 2})
+	for i, k := range []Kind{KindCompute, KindComm} {
+		e := NewEvent(rank, k, tr.Names.Intern([]string{"gemm", "ncclDevKernel_AllReduce"}[i]), int64(100*i), 50)
+		e.Stream = s
+		if k == KindComm {
+			e.Coll = coll
+		}
+		tr.AddEvent(e)
+	}
+	return tr
+}
+
+func TestMergeRemapsAndValidates(t *testing.T) {
+	m, err := Merge(twoRankTrace(t, 1, "b.json"), twoRankTrace(t, 0, "a.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatalf("merged trace invalid: %v", err)
+	}
+	if len(m.Comms) != 1 || len(m.Comms[0].Members) != 2 {
+		t.Fatalf("communicators not unioned: %+v", m.Comms)
+	}
+	if m.Events.Len() != 4 || m.Events.Rank[0] != 0 || m.Name(0) != "gemm" {
+		t.Fatalf("events not sorted/remapped: rank0=%d name0=%q", m.Events.Rank[0], m.Name(0))
+	}
+	lo, hi := m.Events.RankRange(1)
+	if lo != 2 || hi != 4 {
+		t.Fatalf("RankRange(1) = %d,%d", lo, hi)
+	}
+	for i := 0; i < m.Events.Len(); i++ {
+		if c := m.Events.Coll[i]; c >= 0 && m.Colls.Comm[c] != 0 {
+			t.Fatalf("collective comm not remapped")
+		}
+	}
+}
+
+func TestMergeDuplicateRank(t *testing.T) {
+	_, err := Merge(twoRankTrace(t, 3, "a.json"), twoRankTrace(t, 3, "b.json"))
+	var dup *DuplicateRankError
+	if !errors.As(err, &dup) || !strings.Contains(err.Error(), "a.json") || !strings.Contains(err.Error(), "b.json") {
+		t.Fatalf("want duplicate rank error naming both files, got %v", err)
+	}
+}
+
+func TestValidateCatchesViolations(t *testing.T) {
+	tr := twoRankTrace(t, 0, "a.json")
+	tr.Events.Dur[0] = -5
+	tr.Events.Start[1] = -10 // out of order
+	tr.Comms[0].Members = append(tr.Comms[0].Members, 9)
+	err := tr.Validate()
+	for _, want := range []string{"duration -5", "out of order", "lists rank 9"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate() = %v, want it to mention %q", err, want)
+		}
+	}
+}
+
+func TestEnumRoundTrip(t *testing.T) {
+	for _, k := range Kinds() {
+		if ParseKind(k.String()) != k {
+			t.Errorf("kind %d does not round-trip", k)
+		}
+	}
+	for o := OpNone; o < opCount; o++ {
+		if ParseOp(o.String()) != o {
+			t.Errorf("op %d does not round-trip", o)
+		}
+	}
+	for a := AxisUnknown; a < axisCount; a++ {
+		if ParseAxis(a.String()) != a {
+			t.Errorf("axis %d does not round-trip", a)
+		}
+	}
+}
+
+func TestMergeFillsDescriptiveRanks(t *testing.T) {
+	logInfo := &Trace{Sources: []Source{{Path: "nccl.log"}}}
+	logInfo.AddRank(Rank{Rank: 0, Host: "node000", LocalGPU: 3, Coord: UnknownCoord, Source: 0})
+	m, err := Merge(twoRankTrace(t, 0, "a.json"), logInfo)
+	if err != nil {
+		t.Fatalf("a rank described by a log must not count as a duplicate: %v", err)
+	}
+	if m.Ranks[0].Host != "node000" || m.Ranks[0].LocalGPU != 0 {
+		t.Fatalf("host should be filled and known GPU kept: %+v", m.Ranks[0])
+	}
+}

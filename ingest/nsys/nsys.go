@@ -1,0 +1,7 @@
+// Package nsys reads ... (being built).
+package nsys
+
+import "github.com/tpptrace/tpptrace/ingest/source"
+
+// Formats are the input formats this package reads.
+var Formats []source.Format
