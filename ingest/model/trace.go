@@ -100,6 +100,8 @@ type GPUSample struct {
 	PCIeRxKBs      int32
 	NVLinkTxKBs    int64 // KB/s summed over links
 	NVLinkRxKBs    int64
-	ECCUncorrected int64 // volatile total
-	XID            int32 // last XID event in the interval, 0 when none
+	ECCUncorrected int64   // volatile total
+	XID            int32   // last XID event in the interval, 0 when none
+	GPMSMUtil      float64 // GPM SM utilization %, -1 when the GPU has no GPM
+	GPMTensorUtil  float64 // GPM tensor-core utilization %, -1 when the GPU has no GPM
 }
