@@ -1,0 +1,73 @@
+package measure
+
+import (
+	"github.com/tpptrace/tpptrace/analysis/clock"
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// Timing is one collective instance on the aligned clock.
+type Timing struct {
+	Comm        int32
+	Op          model.Op
+	Axis        model.Axis
+	Bytes       int64 // message size, -1 when unknown
+	LatestStart int64 // aligned start of the last member to arrive
+	Last        int32 // the rank that arrived last, -1 for a one-member instance
+	Lateness    int64 // latest start − the second latest: how long the last rank held the others
+	Transfer    int64 // end − latest start, taken on the last member's own kernel
+	First       int   // index of the instance's first member in Timings.Members
+	N           int   // number of members
+}
+
+// Member is one member kernel of an instance.
+type Member struct {
+	Event    int32
+	Rank     int32
+	Wait     int64 // latest member start − own start
+	Transfer int64 // own end − latest member start
+}
+
+// Timings holds every instance and, flat, their members.
+type Timings struct {
+	Inst    []Timing
+	Members []Member
+}
+
+// Collectives times every instance. off maps a rank to its clock offset.
+func Collectives(t *model.Trace, inst []clock.Instance, off func(int32) int64) Timings {
+	var out Timings
+	for _, in := range inst {
+		if len(in.Events) == 0 {
+			continue
+		}
+		out.Inst = append(out.Inst, out.time(t, in, off))
+	}
+	return out
+}
+
+func (out *Timings) time(t *model.Trace, in clock.Instance, off func(int32) int64) Timing {
+	ev := &t.Events
+	tm := Timing{Comm: in.Comm, Op: in.Op, Axis: AxisOf(t, int(in.Events[0])), Bytes: -1, Last: -1, First: len(out.Members), N: len(in.Events)}
+	if c := ev.Coll[in.Events[0]]; c >= 0 {
+		tm.Bytes = t.Colls.Bytes[c]
+	}
+	latest, second, lastEv := int64(-1<<62), int64(-1<<62), int32(-1)
+	for _, e := range in.Events {
+		s := ev.Start[e] - off(ev.Rank[e])
+		if s > latest {
+			latest, second, lastEv = s, latest, e
+		} else if s > second {
+			second = s
+		}
+	}
+	tm.LatestStart = latest
+	if len(in.Events) > 1 {
+		tm.Last, tm.Lateness = ev.Rank[lastEv], latest-second
+	}
+	tm.Transfer = ev.Dur[lastEv]
+	for _, e := range in.Events {
+		s := ev.Start[e] - off(ev.Rank[e])
+		out.Members = append(out.Members, Member{Event: e, Rank: ev.Rank[e], Wait: latest - s, Transfer: s + ev.Dur[e] - latest})
+	}
+	return tm
+}
