@@ -1,6 +1,11 @@
 // Package clock matches collective instances across ranks and estimates
 // each rank's clock offset from the fact that a collective ends (almost)
 // together on all its members.
+//
+// Match groups communication kernels into instances; Align turns the end
+// differences of those instances into one offset per rank (rank's clock −
+// rank 0's clock) by a robust least-squares fit over the graph of ranks
+// that share communicators. See docs/clock.md.
 package clock
 
 import "github.com/tpptrace/tpptrace/ingest/model"
@@ -15,8 +20,12 @@ type Instance struct {
 
 // Match groups the communication kernels of t into instances, by
 // (communicator, sequence number) when known, else by order within the
-// communicator on each member. (Being built.)
-func Match(t *model.Trace) []Instance { return nil }
+// communicator on each member. Instances with a missing or doubled member
+// are dropped; MatchStats counts them.
+func Match(t *model.Trace) []Instance {
+	inst, _ := MatchStats(t)
+	return inst
+}
 
 // Offsets are the estimated clock offsets.
 type Offsets struct {
@@ -24,12 +33,8 @@ type Offsets struct {
 	ResidualNs int64           // median |residual| of matched ends after alignment
 	Matched    int             // instances used
 	Method     string          // "collective-end" or "none"
+	Warnings   []string        // ranks left unaligned, and why
 }
 
 // Of returns rank r's offset (0 when unknown).
 func (o Offsets) Of(r int32) int64 { return o.ByRank[r] }
-
-// Align estimates offsets from instances. (Being built.)
-func Align(t *model.Trace, inst []Instance) Offsets {
-	return Offsets{ByRank: map[int32]int64{}, Method: "none"}
-}

@@ -1,0 +1,105 @@
+package clock
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// edge is a pair of ranks that shared instances: the median of
+// end(b) − end(a), i.e. an estimate of offset(b) − offset(a).
+type edge struct {
+	a, b   int32
+	d      float64
+	n      int
+	weight float64
+}
+
+// Align estimates offsets from instances: per pair of ranks, the median of
+// their end differences; then a robust (Huber) weighted least-squares fit of
+// one offset per rank over those pairs, anchored at rank 0 (the lowest rank
+// when rank 0 is absent). Ranks connected to it by no instance keep offset 0
+// and get a warning.
+func Align(t *model.Trace, inst []Instance) Offsets {
+	o := Offsets{ByRank: map[int32]int64{}, Method: "none"}
+	for _, r := range t.Ranks {
+		o.ByRank[r.Rank] = 0
+	}
+	if len(t.Ranks) == 0 {
+		return o
+	}
+	edges := pairEdges(t, inst)
+	ref := t.Ranks[0].Rank
+	x, reached := solve(ref, edges)
+	for _, r := range t.Ranks {
+		if !reached[r.Rank] {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("rank %d shares no matched collective with rank %d: offset left at 0", r.Rank, ref))
+			continue
+		}
+		o.ByRank[r.Rank] = int64(math.Round(x[r.Rank]))
+	}
+	o.Matched = len(inst)
+	if len(edges) > 0 {
+		o.Method = "collective-end"
+	}
+	o.ResidualNs = residual(t, inst, o)
+	return o
+}
+
+// pairEdges collects, per (lowest member, other member), the end differences
+// of every instance and reduces them to their median.
+func pairEdges(t *model.Trace, inst []Instance) []edge {
+	diffs := map[[2]int32][]int64{}
+	ev := &t.Events
+	for _, in := range inst {
+		e0 := in.Events[0]
+		end0 := ev.Start[e0] + ev.Dur[e0]
+		for _, e := range in.Events[1:] {
+			k := [2]int32{ev.Rank[e0], ev.Rank[e]}
+			diffs[k] = append(diffs[k], ev.Start[e]+ev.Dur[e]-end0)
+		}
+	}
+	out := make([]edge, 0, len(diffs))
+	for k, d := range diffs {
+		out = append(out, edge{a: k[0], b: k[1], d: float64(median(d)), n: len(d), weight: float64(len(d))})
+	}
+	slices.SortFunc(out, func(x, y edge) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+	return out
+}
+
+// median returns the middle value (the lower middle for even lengths,
+// averaged with the upper one). It reorders v.
+func median(v []int64) int64 {
+	if len(v) == 0 {
+		return 0
+	}
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return v[n/2-1] + (v[n/2]-v[n/2-1])/2
+}
+
+// residual is the median over matched members of |aligned end − the
+// instance's mean aligned end|.
+func residual(t *model.Trace, inst []Instance, o Offsets) int64 {
+	var res []int64
+	ev := &t.Events
+	for _, in := range inst {
+		var sum float64
+		ends := make([]float64, len(in.Events))
+		for i, e := range in.Events {
+			ends[i] = float64(ev.Start[e] + ev.Dur[e] - o.Of(ev.Rank[e]))
+			sum += ends[i]
+		}
+		mean := sum / float64(len(ends))
+		for _, x := range ends {
+			res = append(res, int64(math.Round(math.Abs(x-mean))))
+		}
+	}
+	return median(res)
+}

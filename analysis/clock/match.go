@@ -1,0 +1,140 @@
+package clock
+
+import (
+	"slices"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// Stats counts what Match could not use.
+type Stats struct {
+	Kernels   int // communication kernels with a communicator
+	NoComm    int // communication kernels without a communicator (not matched)
+	NoPeer    int // p2p kernels whose peer is unknown (not matched)
+	Dropped   int // instances dropped for a missing or doubled member
+	Instances int // instances kept
+}
+
+// key identifies one instance: the communicator, then either the sequence
+// number (seq >= 0, a, b unused) or the op (or p2p pair a→b) and the order k.
+type key struct {
+	comm int32
+	op   model.Op
+	a, b int32
+	seq  int64
+}
+
+// rankKey counts one rank's kernels of an order-keyed instance family.
+type rankKey struct {
+	k    key
+	rank int32
+}
+
+type pending struct {
+	events []int32
+	ranks  []int32
+	bad    bool
+}
+
+// MatchStats is Match that also reports what it dropped.
+func MatchStats(t *model.Trace) ([]Instance, Stats) {
+	var st Stats
+	groups := map[key]*pending{}
+	var order []key
+	counts := map[rankKey]int64{}
+	ev := &t.Events
+	for i := 0; i < ev.Len(); i++ {
+		k, ok := instanceKey(t, i, counts, &st)
+		if !ok {
+			continue
+		}
+		g := groups[k]
+		if g == nil {
+			g = &pending{}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.add(int32(i), ev.Rank[i])
+	}
+	return collect(t, groups, order, &st), st
+}
+
+func (g *pending) add(i, rank int32) {
+	if slices.Contains(g.ranks, rank) {
+		g.bad = true
+		return
+	}
+	g.events = append(g.events, i)
+	g.ranks = append(g.ranks, rank)
+}
+
+// instanceKey returns the instance key of event i, counting its position
+// within (rank, key-without-seq) when no sequence number is known.
+func instanceKey(t *model.Trace, i int, counts map[rankKey]int64, st *Stats) (key, bool) {
+	c := t.Events.Coll[i]
+	if t.Events.Kind[i] != model.KindComm || c < 0 || int(c) >= t.Colls.Len() {
+		return key{}, false
+	}
+	comm := t.Colls.Comm[c]
+	if comm < 0 || int(comm) >= len(t.Comms) {
+		st.NoComm++
+		return key{}, false
+	}
+	st.Kernels++
+	op := t.Colls.Op[c]
+	if !op.PointToPoint() {
+		return collKey(t, i, comm, op, counts), true
+	}
+	return p2pKey(t, i, comm, op, counts, st)
+}
+
+func collKey(t *model.Trace, i int, comm int32, op model.Op, counts map[rankKey]int64) key {
+	if s := t.Colls.Seq[t.Events.Coll[i]]; s >= 0 {
+		return key{comm: comm, a: -1, b: -1, seq: s}
+	}
+	return ordered(key{comm: comm, op: op, a: -1, b: -1}, t.Events.Rank[i], counts)
+}
+
+// p2pKey keys a send/recv by its directed pair (src→dst) and order; an
+// undirected send_recv kernel (batched p2p) by its unordered pair.
+func p2pKey(t *model.Trace, i int, comm int32, op model.Op, counts map[rankKey]int64, st *Stats) (key, bool) {
+	rank := t.Events.Rank[i]
+	peer := peerOf(t, i, comm)
+	if peer < 0 || peer == rank {
+		st.NoPeer++
+		return key{}, false
+	}
+	k := key{comm: comm, op: model.OpSend, a: rank, b: peer}
+	switch op {
+	case model.OpRecv:
+		k.a, k.b = peer, rank
+	case model.OpSendRecv:
+		k.op, k.a, k.b = model.OpSendRecv, min(rank, peer), max(rank, peer)
+	}
+	return ordered(k, rank, counts), true
+}
+
+// peerOf is the recorded peer, else the other member of a 2-member communicator.
+func peerOf(t *model.Trace, i int, comm int32) int32 {
+	if p := t.Colls.Peer[t.Events.Coll[i]]; p >= 0 {
+		return p
+	}
+	m := t.Comms[comm].Members
+	if len(m) != 2 {
+		return -1
+	}
+	if m[0] == t.Events.Rank[i] {
+		return m[1]
+	}
+	return m[0]
+}
+
+// ordered sets k.seq to the number of earlier kernels of rank with the same
+// key (events are sorted by rank then start, so this is the start order).
+func ordered(k key, rank int32, counts map[rankKey]int64) key {
+	c := rankKey{k, rank}
+	n := counts[c]
+	counts[c] = n + 1
+	k.seq = -2 - n // negative: order-based, kept apart from given sequence numbers
+	return k
+}
