@@ -1,0 +1,91 @@
+package gpujoin
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// reasonNames are NVML clock-event reason bits that mean the GPU was held
+// back, in the words users know from nvidia-smi.
+var reasonNames = []struct {
+	bit  uint64
+	name string
+}{
+	{8, "HW slowdown"},
+	{64, "HW slowdown: thermal"},
+	{128, "HW slowdown: power brake"},
+	{32, "SW thermal slowdown"},
+	{4, "SW power cap"},
+	{1024, "reliability"},
+	{512, "board limit"},
+}
+
+// ReasonText names the limiting reasons in a bitmask, "" when none.
+func ReasonText(mask uint64) string {
+	var out []string
+	for _, r := range reasonNames {
+		if mask&r.bit != 0 {
+			out = append(out, r.name)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// Evidence compares rank's GPU with its peers' GPUs over the window [from,
+// to) on the rank's own clock, and returns one line such as "GPU node000/5:
+// SM clock 1,410 MHz vs 1,980 MHz on its peers; HW slowdown: thermal", or
+// ok=false when there are no samples for the rank's GPU.
+func Evidence(t *model.Trace, rank int32, peers []int32, from, to int64) (line string, ok bool) {
+	gpus := Map(t)
+	ri := t.FindRank(rank)
+	if ri < 0 || gpus[ri] < 0 {
+		return "", false
+	}
+	base := t.Ranks[ri].ClockBase
+	own := Summarize(t, gpus[ri], base+from, base+to)
+	if own.Samples == 0 {
+		return "", false
+	}
+	peerClock := peersMedianClock(t, gpus, peers, base+from, base+to)
+	return describe(t.SampleGPUs[gpus[ri]], own, peerClock), true
+}
+
+func peersMedianClock(t *model.Trace, gpus []int32, peers []int32, from, to int64) float64 {
+	var clocks []float64
+	for _, p := range peers {
+		if pi := t.FindRank(p); pi >= 0 && gpus[pi] >= 0 {
+			if s := Summarize(t, gpus[pi], from, to); s.SMClockMHz > 0 {
+				clocks = append(clocks, s.SMClockMHz)
+			}
+		}
+	}
+	return median(clocks)
+}
+
+func describe(g model.SampledGPU, own Summary, peerClock float64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "GPU %s/%d: SM clock %s MHz", g.Host, g.Index, thousands(own.SMClockMHz))
+	if peerClock > 0 {
+		fmt.Fprintf(&b, " vs %s MHz on its peers", thousands(peerClock))
+	}
+	if own.TempC >= 0 {
+		fmt.Fprintf(&b, ", %.0f °C", own.TempC)
+	}
+	if r := ReasonText(own.Reasons); r != "" {
+		b.WriteString("; " + r)
+	}
+	for _, x := range own.XIDs {
+		fmt.Fprintf(&b, "; XID %d", x)
+	}
+	return b.String()
+}
+
+func thousands(v float64) string {
+	n := int64(v + 0.5)
+	if n < 1000 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%d,%03d", n/1000, n%1000)
+}
