@@ -1,0 +1,119 @@
+package pipeline
+
+import (
+	"maps"
+	"slices"
+)
+
+// Schedule names.
+const (
+	GPipe       = "gpipe"
+	OneFOneB    = "1f1b"
+	Interleaved = "interleaved"
+	NoPipeline  = "none"
+	Unknown     = "unknown"
+)
+
+// Schedule is a detected pipeline schedule.
+type Schedule struct {
+	Name string
+	M    int // microbatches per step
+	V    int // model chunks (virtual stages) per stage; 1 unless interleaved
+}
+
+// Detect reads the schedule from the ops of one rank in one step. ring is
+// the number of recvs from the last stage (stage 0 of an interleaved
+// pipeline only). With microbatch ids, m is the number of distinct
+// forward microbatches; else m = forwards − ring recvs.
+func Detect(ops []Op, ring int, g Geometry) Schedule {
+	nF, micros := 0, map[int32]bool{}
+	for _, op := range ops {
+		if op.Phase == PhaseFwd {
+			nF++
+			if op.Micro >= 0 {
+				micros[op.Micro] = true
+			}
+		}
+	}
+	if nF == 0 {
+		return Schedule{Name: Unknown}
+	}
+	m := nF
+	if len(micros) > 0 {
+		m = len(micros)
+	} else if ring > 0 && ring < nF {
+		m = nF - ring
+	}
+	v := max(1, (nF+m/2)/m)
+	return Schedule{Name: order(ops, nF, v, g), M: m, V: v}
+}
+
+// order names the schedule from the number of forwards before the first
+// backward: all of them (more than 1F1B's warm-up of p−s) is GPipe; at most
+// the warm-up is 1F1B, or interleaved with more than one chunk.
+func order(ops []Op, nF, v int, g Geometry) string {
+	k := 0
+	for _, op := range ops {
+		if op.Phase == PhaseBwd {
+			break
+		}
+		if op.Phase == PhaseFwd {
+			k++
+		}
+	}
+	warm := g.P - g.Stage
+	switch {
+	case v > 1:
+		return Interleaved
+	case k >= nF && nF > warm:
+		return GPipe
+	case k <= warm:
+		return OneFOneB
+	default:
+		return Unknown
+	}
+}
+
+// Vote combines per-rank detections: the most common name (ties go to the
+// first in a fixed order), and the most common m and v among ranks that
+// named it.
+func Vote(all []Schedule) Schedule {
+	names := map[string]int{}
+	for _, s := range all {
+		if s.Name != Unknown && s.Name != "" {
+			names[s.Name]++
+		}
+	}
+	if len(names) == 0 {
+		return Schedule{Name: Unknown}
+	}
+	best := mode(names, []string{OneFOneB, Interleaved, GPipe})
+	ms, vs := map[int]int{}, map[int]int{}
+	for _, s := range all {
+		if s.Name == best {
+			ms[s.M]++
+			vs[s.V]++
+		}
+	}
+	return Schedule{Name: best, M: mode(ms, slices.Sorted(maps.Keys(ms))), V: mode(vs, slices.Sorted(maps.Keys(vs)))}
+}
+
+func mode[K comparable](count map[K]int, order []K) K {
+	var best K
+	n := -1
+	for _, k := range order {
+		if count[k] > n {
+			best, n = k, count[k]
+		}
+	}
+	return best
+}
+
+// IdealBubble is (p−1)/(v·m+p−1), the bubble fraction of a balanced
+// pipeline with free communication (v = 1 for GPipe and 1F1B).
+func IdealBubble(p, m, v int) float64 {
+	if p <= 1 || m <= 0 {
+		return 0
+	}
+	return float64(p-1) / float64(max(v, 1)*m+p-1)
+}
