@@ -1,0 +1,277 @@
+package dataset
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+func writeFixture(t *testing.T, steps int) (string, *model.Trace) {
+	t.Helper()
+	tr := buildTrace(t, steps)
+	dir := filepath.Join(t.TempDir(), "ds")
+	if err := Write(dir, tr, Manifest{Tool: "tpptrace test", Created: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	return dir, tr
+}
+
+func sortedCopy(t *testing.T, tr *model.Trace) *model.Trace {
+	t.Helper()
+	s, err := model.Merge(tr) // Merge copies and sorts
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestRoundTrip(t *testing.T) {
+	tr := buildTrace(t, 3)
+	before := dump(tr)
+	dir := filepath.Join(t.TempDir(), "ds")
+	if err := Write(dir, tr, Manifest{Tool: "tpptrace test"}); err != nil {
+		t.Fatal(err)
+	}
+	diffDumps(t, before, dump(tr)) // Write must not reorder its input
+	got, m, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := got.Validate(); err != nil {
+		t.Fatalf("read trace is invalid: %v", err)
+	}
+	diffDumps(t, dump(sortedCopy(t, tr)), dump(got))
+	if m.SchemaVersion != SchemaVersion || m.Events != int64(tr.Events.Len()) || !slices.Equal(m.Ranks, []int32{0, 1, 2, 3}) {
+		t.Fatalf("manifest not filled: %+v", m)
+	}
+	if m.Tool != "tpptrace test" || m.Created.IsZero() || len(m.Sources) != 2 || m.Sources[0] != tr.Sources[0] {
+		t.Fatalf("manifest caller fields lost: %+v", m)
+	}
+}
+
+func TestWriteSortedInputUnchanged(t *testing.T) {
+	tr := sortedCopy(t, buildTrace(t, 2))
+	dir := filepath.Join(t.TempDir(), "ds")
+	if err := Write(dir, tr, Manifest{}); err != nil {
+		t.Fatal(err)
+	}
+	got, m, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffDumps(t, dump(tr), dump(got))
+	if m.Tool != "tpptrace" {
+		t.Fatalf("default tool = %q", m.Tool)
+	}
+}
+
+func TestManifestJSONKeys(t *testing.T) {
+	dir, _ := writeFixture(t, 1)
+	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"schema_version", "tool", "created", "sources", "ranks", "rank_events", "events", "collectives"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("manifest has no %q key: %s", k, b)
+		}
+	}
+	src := raw["sources"].([]any)[0].(map[string]any)
+	if src["path"] != "rank0.json" || src["format"] != "kineto" {
+		t.Errorf("source keys not snake_case: %v", src)
+	}
+}
+
+func TestReadRanksOpensOnlyThoseRanks(t *testing.T) {
+	dir, tr := writeFixture(t, 2)
+	if err := os.Remove(EventsPath(dir, 0)); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := ReadRanks(dir, []int32{3, 1, 3})
+	if err != nil {
+		t.Fatalf("ReadRanks must not touch rank 0's file: %v", err)
+	}
+	if err := got.Validate(); err != nil {
+		t.Fatalf("ReadRanks trace invalid: %v", err)
+	}
+	want := sortedCopy(t, tr)
+	for _, r := range []int32{1, 3} {
+		wlo, whi := want.Events.RankRange(r)
+		glo, ghi := got.Events.RankRange(r)
+		if whi-wlo != ghi-glo || ghi-glo == 0 {
+			t.Fatalf("rank %d: want %d events, got %d", r, whi-wlo, ghi-glo)
+		}
+		for i := range whi - wlo {
+			if want.Name(wlo+i) != got.Name(glo+i) || want.Events.Start[wlo+i] != got.Events.Start[glo+i] {
+				t.Fatalf("rank %d event %d differs", r, i)
+			}
+			checkSameColl(t, want, wlo+i, got, glo+i)
+		}
+	}
+	if n := got.Events.Len(); n != countRanks(want, 1, 3) {
+		t.Fatalf("got %d events, want only ranks 1 and 3's %d", n, countRanks(want, 1, 3))
+	}
+	if _, _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "rank=00000.parquet") {
+		t.Fatalf("Read with a missing rank file = %v, want an error naming it", err)
+	}
+}
+
+func checkSameColl(t *testing.T, a *model.Trace, i int, b *model.Trace, j int) {
+	t.Helper()
+	ca, cb := a.Events.Coll[i], b.Events.Coll[j]
+	if (ca < 0) != (cb < 0) {
+		t.Fatalf("collective presence differs: %d vs %d", ca, cb)
+	}
+	if ca >= 0 {
+		x, y := a.Colls.At(int(ca)), b.Colls.At(int(cb))
+		if x.Op != y.Op || x.Bytes != y.Bytes || x.Seq != y.Seq || a.Names.Get(x.DType) != b.Names.Get(y.DType) {
+			t.Fatalf("collective differs: %+v vs %+v", x, y)
+		}
+	}
+}
+
+func countRanks(tr *model.Trace, ranks ...int32) int {
+	n := 0
+	for _, r := range tr.Events.Rank {
+		if slices.Contains(ranks, r) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestReadRanksUnknownRank(t *testing.T) {
+	dir, _ := writeFixture(t, 1)
+	if _, _, err := ReadRanks(dir, []int32{9}); err == nil || !strings.Contains(err.Error(), "rank 9") {
+		t.Fatalf("want an error naming rank 9, got %v", err)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	cases := []struct {
+		name   string
+		break_ func(t *testing.T, dir string)
+		want   []string
+		is     error
+	}{
+		{"missing manifest", func(t *testing.T, dir string) { rm(t, filepath.Join(dir, ManifestFile)) }, []string{ManifestFile}, os.ErrNotExist},
+		{"truncated events", func(t *testing.T, dir string) { truncate(t, EventsPath(dir, 2)) }, []string{"rank=00002.parquet"}, nil},
+		{"truncated table", func(t *testing.T, dir string) { truncate(t, filepath.Join(dir, commsFile)) }, []string{commsFile}, nil},
+		{"garbage events", func(t *testing.T, dir string) { garble(t, EventsPath(dir, 1)) }, []string{"rank=00001.parquet"}, nil},
+		{"newer schema", func(t *testing.T, dir string) { setVersion(t, dir, SchemaVersion+1) }, []string{ManifestFile, "newer"}, ErrNewerSchema},
+		{"bad manifest", func(t *testing.T, dir string) { os.WriteFile(filepath.Join(dir, ManifestFile), []byte("{"), 0o644) }, []string{ManifestFile}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir, _ := writeFixture(t, 1)
+			c.break_(t, dir)
+			_, _, err := Read(dir)
+			if err == nil {
+				t.Fatal("want an error")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+			if c.is != nil && !errors.Is(err, c.is) {
+				t.Errorf("error %v is not %v", err, c.is)
+			}
+		})
+	}
+}
+
+func rm(t *testing.T, path string) {
+	t.Helper()
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func truncate(t *testing.T, path string) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, fi.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// garble overwrites the middle of a file (its pages), keeping its footer.
+func garble(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 4; i < len(b)/2; i++ {
+		b[i] = byte(i * 7)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func setVersion(t *testing.T, dir string, v int) {
+	t.Helper()
+	m, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SchemaVersion = v
+	if err := writeManifest(dir, m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWriteRefusesForeignDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(dir, buildTrace(t, 1), Manifest{}); err == nil || !strings.Contains(err.Error(), "not overwriting") {
+		t.Fatalf("Write into a foreign directory = %v", err)
+	}
+	if IsDataset(dir) {
+		t.Fatal("a foreign directory is not a dataset")
+	}
+}
+
+func TestWriteReplacesDataset(t *testing.T) {
+	dir, _ := writeFixture(t, 2)
+	small := &model.Trace{}
+	small.AddRank(model.Rank{Rank: 0, LocalGPU: -1, Coord: model.UnknownCoord, Source: -1})
+	small.AddEvent(model.NewEvent(0, model.KindCompute, small.Names.Intern("k"), 5, 1))
+	if err := Write(dir, small, Manifest{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(EventsPath(dir, 3)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("stale rank file left behind: %v", err)
+	}
+	got, _, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diffDumps(t, dump(small), dump(got))
+}
+
+func TestWriteRejectsRaggedColumns(t *testing.T) {
+	tr := buildTrace(t, 1)
+	tr.Events.Dur = tr.Events.Dur[:3]
+	if err := Write(t.TempDir(), tr, Manifest{}); err == nil || !strings.Contains(err.Error(), "different lengths") {
+		t.Fatalf("want a column length error, got %v", err)
+	}
+}

@@ -1,0 +1,120 @@
+package dataset
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// Read reads the whole dataset in dir.
+func Read(dir string) (*model.Trace, Manifest, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, Manifest{}, err
+	}
+	t, err := read(dir, m, m.Ranks)
+	if err != nil {
+		return nil, Manifest{}, err
+	}
+	return t, m, nil
+}
+
+// ReadRanks reads the events of the given ranks only, opening no other
+// rank's events file. The rank, stream, communicator, sample and skip tables
+// are read whole (they are small and keep the trace valid: communicators
+// name ranks not asked for); the collective table keeps only the rows the
+// read events refer to, renumbered. Asking for a rank that is not in the
+// dataset is an error.
+func ReadRanks(dir string, ranks []int32) (*model.Trace, Manifest, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, Manifest{}, err
+	}
+	want := slices.Compact(slices.Sorted(slices.Values(ranks)))
+	for _, r := range want {
+		if !slices.Contains(m.Ranks, r) {
+			return nil, Manifest{}, fmt.Errorf("reading dataset %s: rank %d is not in it (it has %d ranks)", dir, r, len(m.Ranks))
+		}
+	}
+	t, err := read(dir, m, want)
+	if err != nil {
+		return nil, Manifest{}, err
+	}
+	if len(want) < len(m.Ranks) {
+		keepCollectives(t)
+	}
+	return t, m, nil
+}
+
+func read(dir string, m Manifest, ranks []int32) (*model.Trace, error) {
+	t := &model.Trace{Sources: m.Sources}
+	if err := readTables(dir, t, m); err != nil {
+		return nil, fmt.Errorf("reading dataset: %w", err)
+	}
+	if err := readEvents(dir, t, m, ranks); err != nil {
+		return nil, fmt.Errorf("reading dataset: %w", err)
+	}
+	return t, nil
+}
+
+func readTables(dir string, t *model.Trace, m Manifest) error {
+	steps := []struct {
+		name string
+		read func(path string) error
+	}{
+		{ranksFile, func(p string) error { return readRanks(p, t) }},
+		{streamsFile, func(p string) error { return readStreams(p, t) }},
+		{commsFile, func(p string) error { return readComms(p, t) }},
+		{collsFile, func(p string) error { return readColls(p, t) }},
+		{skippedFile, func(p string) error { return readSkipped(p, t) }},
+		{sampleGPUsFile, func(p string) error { return readSampleGPUs(p, t) }},
+		{samplesFile, func(p string) error { return readSamples(p, t) }},
+	}
+	for _, s := range steps {
+		if (s.name == samplesFile || s.name == sampleGPUsFile) && m.Samples == 0 && m.SampleGPUs == 0 {
+			continue
+		}
+		if err := s.read(filepath.Join(dir, s.name)); err != nil {
+			return err
+		}
+	}
+	return checkCounts(t, m)
+}
+
+func checkCounts(t *model.Trace, m Manifest) error {
+	got := []int64{int64(len(t.Streams)), int64(len(t.Comms)), int64(t.Colls.Len()), int64(len(t.Samples)), int64(len(t.SampleGPUs)), int64(len(t.Skipped))}
+	want := []int64{m.Streams, m.Comms, m.Collectives, m.Samples, m.SampleGPUs, m.Skipped}
+	names := []string{streamsFile, commsFile, collsFile, samplesFile, sampleGPUsFile, skippedFile}
+	for i := range got {
+		if got[i] != want[i] {
+			return fmt.Errorf("%s has %d rows, the manifest says %d", names[i], got[i], want[i])
+		}
+	}
+	return nil
+}
+
+// keepCollectives drops the collective rows no event refers to and
+// renumbers the events' references, keeping the rows' order.
+func keepCollectives(t *model.Trace) {
+	remap := make([]int32, t.Colls.Len())
+	for _, c := range t.Events.Coll {
+		if c >= 0 && int(c) < len(remap) {
+			remap[c] = 1
+		}
+	}
+	var kept model.Collectives
+	for i, used := range remap {
+		remap[i] = -1
+		if used == 1 {
+			remap[i] = kept.Append(t.Colls.At(i))
+		}
+	}
+	for i, c := range t.Events.Coll {
+		if c >= 0 && int(c) < len(remap) {
+			t.Events.Coll[i] = remap[c]
+		}
+	}
+	t.Colls = kept
+}

@@ -1,0 +1,90 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// readBatch is how many rows a reader decodes at a time.
+const readBatch = 8192
+
+// openParquet opens path and checks its footer and schema version. Only the
+// footer is read here; parquet.OpenFile returns errors for bad footers where
+// parquet.NewGenericReader would panic.
+func openParquet(path string) (*parquet.File, func() error, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	pf, err := openParquetReader(f, fi.Size())
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return pf, f.Close, nil
+}
+
+func openParquetReader(r io.ReaderAt, size int64) (*parquet.File, error) {
+	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("not a readable parquet file: %w", err)
+	}
+	if v, ok := pf.Lookup(metaSchemaVersion); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, fmt.Errorf("bad %s %q", metaSchemaVersion, v)
+		}
+		if n > SchemaVersion {
+			return nil, fmt.Errorf("%w: file version %d, supported %d", ErrNewerSchema, n, SchemaVersion)
+		}
+	}
+	return pf, nil
+}
+
+// readAll decodes every row of pf, calling fn for each batch. It is the one
+// place that recovers: parquet-go's row readers panic on some corrupt pages
+// and column layouts that do not match T, and a bad file must give an error.
+func readAll[T any](pf *parquet.File, fn func([]T)) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("corrupt or unexpected parquet data: %v", p)
+		}
+	}()
+	r := parquet.NewGenericReader[T](pf)
+	defer r.Close()
+	buf := make([]T, min(readBatch, max(r.NumRows(), 1)))
+	for {
+		n, err := r.Read(buf)
+		fn(buf[:n])
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readFile reads every row of the Parquet file at path.
+func readFile[T any](path string) ([]T, error) {
+	pf, closeFile, err := openParquet(path)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFile()
+	var rows []T
+	if err := readAll(pf, func(b []T) { rows = append(rows, b...) }); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rows, nil
+}

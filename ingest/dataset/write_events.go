@@ -1,0 +1,136 @@
+package dataset
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+
+	"github.com/parquet-go/parquet-go"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// batchRows is how many event rows are converted and written at a time.
+const batchRows = 8192
+
+// EventsPath returns the path of rank r's events file in dir.
+func EventsPath(dir string, r int32) string {
+	return filepath.Join(dir, eventsDir, fmt.Sprintf("rank=%05d.parquet", r))
+}
+
+// rankSpan is one rank's rows [lo, hi) in the sorted order.
+type rankSpan struct {
+	rank   int32
+	lo, hi int
+}
+
+// writeEvents writes one events file per rank (every rank of the rank table
+// and every rank that has events) and returns the ranks and their counts.
+func writeEvents(dir string, t *model.Trace, tool string) ([]int32, []int64, error) {
+	if err := os.MkdirAll(filepath.Join(dir, eventsDir), 0o755); err != nil {
+		return nil, nil, fmt.Errorf("writing dataset events: %w", err)
+	}
+	perm := sortOrder(&t.Events)
+	spans := rankSpans(t, perm)
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, s := range spans {
+		g.Go(func() error { return writeRankEvents(EventsPath(dir, s.rank), t, perm, s, tool) })
+	}
+	if err := g.Wait(); err != nil {
+		return nil, nil, fmt.Errorf("writing dataset events: %w", err)
+	}
+	ranks, counts := make([]int32, len(spans)), make([]int64, len(spans))
+	for i, s := range spans {
+		ranks[i], counts[i] = s.rank, int64(s.hi-s.lo)
+	}
+	return ranks, counts, nil
+}
+
+// sortOrder returns nil when events are sorted by rank then start, else the
+// permutation that sorts them the way model.Events.Sort does.
+func sortOrder(ev *model.Events) []int32 {
+	sorted := true
+	for i := 1; i < ev.Len() && sorted; i++ {
+		sorted = ev.Rank[i] > ev.Rank[i-1] || ev.Rank[i] == ev.Rank[i-1] && ev.Start[i] >= ev.Start[i-1]
+	}
+	if sorted {
+		return nil
+	}
+	perm := make([]int32, ev.Len())
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortStableFunc(perm, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(ev.Rank[a], ev.Rank[b]), cmp.Compare(ev.Start[a], ev.Start[b]),
+			cmp.Compare(ev.Dur[b], ev.Dur[a]), cmp.Compare(ev.Kind[a], ev.Kind[b]))
+	})
+	return perm
+}
+
+func at(perm []int32, i int) int {
+	if perm == nil {
+		return i
+	}
+	return int(perm[i])
+}
+
+// rankSpans splits the sorted rows by rank and adds an empty span for each
+// rank of the rank table without events.
+func rankSpans(t *model.Trace, perm []int32) []rankSpan {
+	var spans []rankSpan
+	for i := 0; i < t.Events.Len(); i++ {
+		r := t.Events.Rank[at(perm, i)]
+		if len(spans) == 0 || spans[len(spans)-1].rank != r {
+			spans = append(spans, rankSpan{r, i, i})
+		}
+		spans[len(spans)-1].hi = i + 1
+	}
+	for _, r := range t.Ranks {
+		i, found := slices.BinarySearchFunc(spans, r.Rank, func(s rankSpan, r int32) int { return cmp.Compare(s.rank, r) })
+		if !found {
+			spans = slices.Insert(spans, i, rankSpan{rank: r.Rank})
+		}
+	}
+	return spans
+}
+
+func writeRankEvents(path string, t *model.Trace, perm []int32, s rankSpan, tool string) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("%s: %w", path, cerr)
+		}
+	}()
+	opts := append(writeOptions(tool, "events"), parquet.SortingWriterConfig(
+		parquet.SortingColumns(parquet.Ascending("rank"), parquet.Ascending("start_ns"))))
+	w := parquet.NewGenericWriter[eventRow](f, opts...)
+	buf := make([]eventRow, 0, min(batchRows, s.hi-s.lo))
+	for lo := s.lo; lo < s.hi; lo += batchRows {
+		buf = fillEventRows(buf[:0], t, perm, lo, min(lo+batchRows, s.hi))
+		if _, err := w.Write(buf); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+func fillEventRows(buf []eventRow, t *model.Trace, perm []int32, lo, hi int) []eventRow {
+	ev := &t.Events
+	for i := lo; i < hi; i++ {
+		j := at(perm, i)
+		buf = append(buf, eventRow{ev.Rank[j], ev.Start[j], ev.Dur[j], ev.Kind[j].String(), t.Names.Get(ev.Name[j]),
+			ev.Stream[j], ev.Corr[j], ev.Iter[j], ev.Micro[j], ev.Coll[j]})
+	}
+	return buf
+}
