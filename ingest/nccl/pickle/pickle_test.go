@@ -152,9 +152,24 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		v, err := DecodeLimits(strings.NewReader(string(b)), Limits{MaxDepth: 50, MaxItems: 1 << 12, MaxStrLen: 1 << 16})
-		if err == nil && v == nil && len(b) > 0 && b[len(b)-1] != '.' {
-			t.Fatalf("nil value without error")
+		lim := Limits{MaxDepth: 50, MaxItems: 1 << 12, MaxStrLen: 1 << 16}
+		v, err := DecodeLimits(strings.NewReader(string(b)), lim)
+		var pe *Error
+		if err != nil && !errors.As(err, &pe) {
+			t.Fatalf("error %v is not a *pickle.Error", err)
+		}
+		if err == nil && containsForbidden(b) {
+			t.Fatalf("decoded %v although the input holds a forbidden opcode", v)
 		}
 	})
+}
+
+// containsForbidden reports whether b starts with a forbidden opcode right
+// after the protocol header, the one place an opcode byte is unambiguous.
+func containsForbidden(b []byte) bool {
+	if len(b) < 3 || b[0] != opProto {
+		return false
+	}
+	_, ok := forbidden[b[2]]
+	return ok
 }
