@@ -66,7 +66,7 @@ func TestDecodeKeepsBigIntsExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := v.(map[string]any)["n"].([]any)
-	if n[7] != int64(1758610505880883597) || n[6] != int64(-(1 << 62)) || n[4] != int64(-70000) {
+	if n[7] != int64(1758610505880883597) || n[6] != int64(-(1<<62)) || n[4] != int64(-70000) {
 		t.Errorf("integers = %v", n)
 	}
 	if _, ok := v.(map[string]any)["t"].(Tuple); !ok {
