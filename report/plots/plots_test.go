@@ -1,0 +1,105 @@
+package plots
+
+import (
+	"bytes"
+	"flag"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/report/plots/fixture"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden SVGs under testdata/")
+
+var wantFigures = []string{"timeline", "stages", "bubble", "heatmap", "skew", "comms"}
+
+func TestEveryFigureRendersAtItsSize(t *testing.T) {
+	figs := All(fixture.Result(fixture.Small()))
+	if len(figs) != len(wantFigures) {
+		t.Fatalf("got %d figures, want %v", len(figs), wantFigures)
+	}
+	for i, f := range figs {
+		if f.Name != wantFigures[i] {
+			t.Errorf("figure %d is %s, want %s", i, f.Name, wantFigures[i])
+		}
+		var buf bytes.Buffer
+		if err := f.Render(&buf, "png"); err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(&buf)
+		if err != nil {
+			t.Fatalf("%s: bad png: %v", f.Name, err)
+		}
+		w, h := int(f.Width.Points()/72*DPI+0.5), int(f.Height.Points()/72*DPI+0.5)
+		if b := img.Bounds(); b.Dx() != w || b.Dy() != h {
+			t.Errorf("%s: png is %v, want %d×%d", f.Name, b.Size(), w, h)
+		}
+		if distinctColours(img) < 5 {
+			t.Errorf("%s: png is nearly blank", f.Name)
+		}
+	}
+}
+
+func distinctColours(img interface {
+	Bounds() image.Rectangle
+	At(x, y int) color.Color
+}) int {
+	seen := map[color.Color]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			seen[img.At(x, y)] = true
+		}
+	}
+	return len(seen)
+}
+
+func TestSVGIsDeterministicAndMatchesGolden(t *testing.T) {
+	r := fixture.Result(fixture.Small())
+	for _, f := range All(r) {
+		a, b := svg(t, f), svg(t, All(fixture.Result(fixture.Small()))[indexOf(f.Name)])
+		if !bytes.Equal(a, b) {
+			t.Fatalf("%s: two renders of the same result differ", f.Name)
+		}
+		golden := filepath.Join("testdata", f.Name+".svg")
+		if *update {
+			if err := os.WriteFile(golden, a, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test ./report/plots -update)", err)
+		}
+		if !bytes.Equal(a, want) {
+			t.Errorf("%s: SVG differs from %s (run with -update if the change is intended)", f.Name, golden)
+		}
+	}
+}
+
+func indexOf(name string) int {
+	for i, n := range wantFigures {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func svg(t *testing.T, f Figure) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := f.Render(&buf, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(buf.String(), "<?xml") || !strings.Contains(buf.String(), "</svg>") {
+		t.Fatalf("%s: not an SVG document", f.Name)
+	}
+	return buf.Bytes()
+}

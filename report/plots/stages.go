@@ -1,0 +1,87 @@
+package plots
+
+import (
+	"fmt"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/palette"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// stack is one layer of the per-stage bars.
+type stack struct {
+	cat   string
+	value func(result.StageStats) int64
+}
+
+func exposed(axis string) stack {
+	return stack{palette.Exposed(axis), func(s result.StageStats) int64 { return s.ExposedNs[axis] }}
+}
+
+// The bubble includes time when only PP communication runs; the bar shows
+// the rest so that the layers do not count exposed PP twice.
+var stageStacks = []stack{
+	{palette.Compute, func(s result.StageStats) int64 { return s.ComputeNs }},
+	exposed("TP"), exposed("PP"), exposed("DP"), exposed("CP"), exposed("EP"),
+	{palette.Bubble, func(s result.StageStats) int64 { return max(s.BubbleNs-s.ExposedNs["PP"], 0) }},
+}
+
+// StageBars draws per-stage stacked bars of compute, exposed communication
+// per axis and bubble, in ms per step.
+func StageBars(r *result.Result) (Figure, bool) {
+	if len(r.Stages) == 0 {
+		return Figure{}, false
+	}
+	p := newPlot("Where each stage's step goes", "", "ms per step")
+	l := plot.NewLegend()
+	var prev *plotter.BarChart
+	for _, st := range stageStacks {
+		vals, any := stageValues(r.Stages, st)
+		if !any {
+			continue
+		}
+		b, err := plotter.NewBarChart(vals, barWidth(len(r.Stages)))
+		if err != nil {
+			continue
+		}
+		b.Color, b.LineStyle.Width = palette.Color(st.cat), 0
+		if prev != nil {
+			b.StackOn(prev)
+		}
+		p.Add(b)
+		l.Add(palette.Label(st.cat), swatch{palette.Color(st.cat)})
+		prev = b
+	}
+	p.NominalX(stageNames(r)...)
+	return Figure{
+		Name: "stages", Title: "Per-stage breakdown",
+		Caption: "Mean over each stage's ranks of compute, exposed communication per axis and the bubble " +
+			"(time with only pipeline transfers or nothing running), per step. The tallest compute bar is the bottleneck stage.",
+		Width: 18 * vg.Centimeter, Height: 11 * vg.Centimeter, draw: withLegendRight(p, l, 3.4*vg.Centimeter),
+	}, true
+}
+
+func stageValues(stages []result.StageStats, st stack) (plotter.Values, bool) {
+	vals := make(plotter.Values, len(stages))
+	any := false
+	for i, s := range stages {
+		vals[i] = float64(st.value(s)) / 1e6
+		any = any || vals[i] > 0
+	}
+	return vals, any
+}
+
+func barWidth(n int) vg.Length { return vg.Length(min(40, 360/max(n, 1))) }
+
+func stageNames(r *result.Result) []string {
+	names := make([]string, len(r.Stages))
+	for i, s := range r.Stages {
+		names[i] = fmt.Sprintf("stage %d", s.Stage)
+		if s.Stage == r.BottleneckStage {
+			names[i] += " (bottleneck)"
+		}
+	}
+	return names
+}
