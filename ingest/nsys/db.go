@@ -1,0 +1,88 @@
+package nsys
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// db is one open export, with its table and column lists probed once.
+type db struct {
+	conn   *sqlite3.Conn
+	tables map[string]bool
+	cols   map[string]map[string]bool
+}
+
+// openDB opens an export read-only and immutable (no journal, no locks).
+func openDB(path string) (*db, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: "mode=ro&immutable=1"}
+	conn, err := sqlite3.OpenFlags(u.String(), sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	d := &db{conn: conn, cols: map[string]map[string]bool{}}
+	if d.tables, err = d.listTables(); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *db) close() { d.conn.Close() }
+
+func (d *db) listTables() (map[string]bool, error) {
+	m := map[string]bool{}
+	err := d.each(`SELECT name FROM sqlite_master WHERE type='table'`, func(s *sqlite3.Stmt) {
+		m[s.ColumnText(0)] = true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("not a readable SQLite database: %w", err)
+	}
+	return m, nil
+}
+
+// has reports whether table exists and, when given, has every column.
+func (d *db) has(table string, cols ...string) bool {
+	if !d.tables[table] {
+		return false
+	}
+	c, ok := d.cols[table]
+	if !ok {
+		c = map[string]bool{}
+		_ = d.each(`SELECT name FROM pragma_table_info('`+table+`')`, func(s *sqlite3.Stmt) { c[s.ColumnText(0)] = true })
+		d.cols[table] = c
+	}
+	for _, x := range cols {
+		if !c[x] {
+			return false
+		}
+	}
+	return true
+}
+
+// each runs query and calls row for every result row.
+func (d *db) each(query string, row func(*sqlite3.Stmt)) error {
+	st, _, err := d.conn.Prepare(query)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for st.Step() {
+		row(st)
+	}
+	return st.Err()
+}
+
+// nullInt returns column i, or def when it is NULL.
+func nullInt(s *sqlite3.Stmt, i int, def int64) int64 {
+	if s.ColumnType(i) == sqlite3.NULL {
+		return def
+	}
+	return s.ColumnInt64(i)
+}

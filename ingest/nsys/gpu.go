@@ -1,0 +1,111 @@
+package nsys
+
+import (
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+const kernelTable = "CUPTI_ACTIVITY_KIND_KERNEL"
+
+// copyKinds names ENUM_CUDA_MEMCPY_OPER values.
+var copyKinds = []string{"Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA", "AtoD", "DtoA", "DtoD", "HtoH", "PtoP", "UVM HtoD", "UVM DtoH", "UVM DtoD"}
+
+// kernelName caches, per StringIds id, the model name id and the kind.
+type kernelName struct {
+	id   int32
+	kind model.Kind
+	set  bool
+}
+
+// readKernels appends one event per kernel row. Events carry the process
+// id in the Rank column until ranks are known.
+func (b *builder) readKernels() error {
+	nameCol := "demangledName"
+	if !b.d.has(kernelTable, nameCol) {
+		nameCol = "shortName"
+	}
+	q := `SELECT start, end, deviceId, streamId, correlationId, globalPid, ` + nameCol + ` FROM ` + kernelTable
+	cache := make([]kernelName, len(b.strs))
+	return b.d.each(q, func(s *sqlite3.Stmt) {
+		kn := b.kernelName(cache, s.ColumnInt64(6))
+		pid := pidOf(nullInt(s, 5, 0))
+		e := b.gpuEvent(s, pid, kn.kind, kn.id)
+		e.Corr = nullInt(s, 4, -1)
+		b.addGPU(e)
+	})
+}
+
+func (b *builder) kernelName(cache []kernelName, sid int64) kernelName {
+	if sid < 0 || sid >= int64(len(cache)) {
+		return kernelName{id: b.tr.Names.Intern(""), kind: model.KindCompute}
+	}
+	if k := cache[sid]; k.set {
+		return k
+	}
+	name := b.strs.get(sid)
+	k := kernelName{id: b.tr.Names.Intern(name), kind: model.KindCompute, set: true}
+	if isCommKernel(name) {
+		k.kind = model.KindComm
+	}
+	cache[sid] = k
+	return k
+}
+
+// gpuEvent builds the event of a row whose first four columns are start,
+// end, deviceId, streamId.
+func (b *builder) gpuEvent(s *sqlite3.Stmt, pid int32, kind model.Kind, name int32) model.Event {
+	start, end := s.ColumnInt64(0), s.ColumnInt64(1)
+	e := model.NewEvent(pid, kind, name, b.base+start, max(end-start, 0))
+	e.Stream = b.gpuStream(pid, s.ColumnInt64(2), s.ColumnInt64(3))
+	return e
+}
+
+func (b *builder) addGPU(e model.Event) {
+	b.tr.Events.Append(e)
+	b.gpuPIDs[e.Rank]++
+}
+
+func (b *builder) readMemcpy() error {
+	const t = "CUPTI_ACTIVITY_KIND_MEMCPY"
+	if !b.d.has(t, "start", "end", "deviceId", "streamId", "correlationId", "globalPid", "copyKind") {
+		return nil
+	}
+	q := `SELECT start, end, deviceId, streamId, correlationId, globalPid, copyKind FROM ` + t
+	return b.d.each(q, func(s *sqlite3.Stmt) {
+		name := "Memcpy " + copyKinds[0]
+		if k := s.ColumnInt64(6); k >= 0 && k < int64(len(copyKinds)) {
+			name = "Memcpy " + copyKinds[k]
+		}
+		e := b.gpuEvent(s, pidOf(nullInt(s, 5, 0)), model.KindMemcpy, b.tr.Names.Intern(name))
+		e.Corr = nullInt(s, 4, -1)
+		b.addGPU(e)
+	})
+}
+
+func (b *builder) readMemset() error {
+	const t = "CUPTI_ACTIVITY_KIND_MEMSET"
+	if !b.d.has(t, "start", "end", "deviceId", "streamId", "correlationId", "globalPid") {
+		return nil
+	}
+	q := `SELECT start, end, deviceId, streamId, correlationId, globalPid FROM ` + t
+	name := b.tr.Names.Intern("Memset")
+	return b.d.each(q, func(s *sqlite3.Stmt) {
+		e := b.gpuEvent(s, pidOf(nullInt(s, 5, 0)), model.KindMemset, name)
+		e.Corr = nullInt(s, 4, -1)
+		b.addGPU(e)
+	})
+}
+
+// isCommKernel reports whether a kernel is an NCCL/RCCL communication kernel.
+func isCommKernel(name string) bool {
+	return strings.HasPrefix(strings.TrimPrefix(name, "void "), "nccl")
+}
+
+// pidOf decodes the process id of a serialized GlobalId:
+// (vm << 48) | (pid << 24) | tid.
+func pidOf(g int64) int32 { return int32((g >> 24) & 0xFFFFFF) }
+
+// tidOf decodes the thread id of a serialized GlobalId.
+func tidOf(g int64) int64 { return g & 0xFFFFFF }

@@ -1,0 +1,128 @@
+package nsys
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// ncclRange is an NVTX range of the NCCL domain, kept for linking.
+type ncclRange struct {
+	ev      int32  // event index
+	api     string // ncclAllReduce, ncclGroupEnd, ...
+	payload string // jsonText, "" when none
+}
+
+// commInit is what an ncclCommInitRank* payload says about one process.
+type commInit struct {
+	pid int32
+	p   payload
+}
+
+// collAcc gathers the payloads tied to one NCCL kernel.
+type collAcc struct {
+	ops   []model.Op
+	ps    []payload
+	bytes int64
+}
+
+// linker ties NCCL API ranges to the kernels they launched: the runtime
+// launch calls inside the range on the same thread, joined to kernels by
+// (process, correlationId). Grouped calls (ncclGroupStart ... ncclGroupEnd)
+// launch at ncclGroupEnd, so their payloads wait for it.
+type linker struct {
+	b        *builder
+	launches map[int32][]int32    // thread stream -> runtime events by start
+	kernels  map[[2]int64]int32   // (pid, corr) -> comm kernel event
+	acc      map[int32]*collAcc   // comm kernel event -> payloads
+	pending  map[int32][]pendCall // thread stream -> grouped calls not launched yet
+}
+
+type pendCall struct {
+	op model.Op
+	p  payload
+}
+
+func (b *builder) link() map[int32]*collAcc {
+	l := &linker{b: b, launches: map[int32][]int32{}, kernels: map[[2]int64]int32{}, acc: map[int32]*collAcc{}, pending: map[int32][]pendCall{}}
+	l.index()
+	ev := &b.tr.Events
+	slices.SortFunc(b.nccl, func(x, y ncclRange) int { return cmp.Compare(ev.Start[x.ev], ev.Start[y.ev]) })
+	for _, r := range b.nccl {
+		l.visit(r)
+	}
+	return l.acc
+}
+
+func (l *linker) index() {
+	ev := &l.b.tr.Events
+	for i := 0; i < ev.Len(); i++ {
+		switch ev.Kind[i] {
+		case model.KindRuntime:
+			l.launches[ev.Stream[i]] = append(l.launches[ev.Stream[i]], int32(i))
+		case model.KindComm:
+			if ev.Corr[i] >= 0 {
+				l.kernels[[2]int64{int64(ev.Rank[i]), ev.Corr[i]}] = int32(i)
+			}
+		}
+	}
+	for _, s := range l.launches {
+		slices.SortFunc(s, func(a, b int32) int { return cmp.Compare(ev.Start[a], ev.Start[b]) })
+	}
+}
+
+func (l *linker) visit(r ncclRange) {
+	p, _ := parsePayload(r.payload)
+	if isCommInit(r.api) {
+		l.b.inits = append(l.b.inits, commInit{pid: l.b.tr.Events.Rank[r.ev], p: p})
+		return
+	}
+	thread := l.b.tr.Events.Stream[r.ev]
+	ks := l.kernelsIn(r.ev)
+	if op, ok := apiOps[r.api]; ok {
+		if len(ks) == 0 {
+			l.pending[thread] = append(l.pending[thread], pendCall{op, p})
+			return
+		}
+		l.attach(ks, []pendCall{{op, p}})
+		return
+	}
+	if r.api == "ncclGroupEnd" && len(ks) > 0 {
+		l.attach(ks, l.pending[thread])
+		l.pending[thread] = nil
+	}
+}
+
+// kernelsIn returns the comm kernels launched from inside range ev.
+func (l *linker) kernelsIn(ev int32) []int32 {
+	e := &l.b.tr.Events
+	lo, hi := e.Start[ev], e.Start[ev]+e.Dur[ev]
+	ls := l.launches[e.Stream[ev]]
+	i, _ := slices.BinarySearchFunc(ls, lo, func(x int32, t int64) int { return cmp.Compare(e.Start[x], t) })
+	var out []int32
+	for ; i < len(ls) && e.Start[ls[i]] <= hi; i++ {
+		if k, ok := l.kernels[[2]int64{int64(e.Rank[ev]), e.Corr[ls[i]]}]; ok {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// attach gives calls to kernels in order; extra calls go to the last kernel
+// (one fused kernel serves a whole group on one communicator).
+func (l *linker) attach(ks []int32, calls []pendCall) {
+	for i, c := range calls {
+		k := ks[min(i, len(ks)-1)]
+		a := l.acc[k]
+		if a == nil {
+			a = &collAcc{bytes: -1}
+			l.acc[k] = a
+		}
+		a.ops = append(a.ops, c.op)
+		a.ps = append(a.ps, c.p)
+		if c.p.bytes >= 0 {
+			a.bytes = max(a.bytes, 0) + c.p.bytes
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package nsys
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// rankEnv are the only captured environment variables tpptrace reads; the
+// rest of the target's environment is never copied anywhere.
+var rankEnv = []string{"RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "WORLD_SIZE", "LOCAL_RANK"}
+
+// meta is what a report says about itself and its host.
+type meta struct {
+	version    string             // EXPORT_PRODUCT_VERSION, e.g. 2025.1.1.110
+	schema     string             // EXPORT_SCHEMA_VERSION, e.g. 3.17.1
+	normalized bool               // EXPORT_PARAM_TIME_NORMALIZE: times are already epoch ns
+	sessionNs  int64              // TARGET_INFO_SESSION_START_TIME.utcEpochNs
+	host       string             // TARGET_INFO_SYSTEM_ENV Hostname
+	env        map[string]string  // rankEnv values found in META_DATA_CAPTURE
+	gpus       map[int64]gpuInfo  // by TARGET_INFO_GPU.id
+	cudaDev    map[[2]int64]int64 // (pid, cudaId) -> gpuId
+}
+
+type gpuInfo struct{ name, uuid, bus string }
+
+func readMeta(d *db) (meta, error) {
+	m := meta{env: map[string]string{}, gpus: map[int64]gpuInfo{}, cudaDev: map[[2]int64]int64{}}
+	steps := []func(*db, *meta) error{readExportMeta, readSession, readHost, readCaptureEnv, readGPUs, readCUDADevices}
+	for _, f := range steps {
+		if err := f(d, &m); err != nil {
+			return m, err
+		}
+	}
+	return m, nil
+}
+
+func readExportMeta(d *db, m *meta) error {
+	if !d.has("META_DATA_EXPORT", "name", "value") {
+		return nil
+	}
+	return d.each(`SELECT name, value FROM META_DATA_EXPORT`, func(s *sqlite3.Stmt) {
+		switch v := s.ColumnText(1); s.ColumnText(0) {
+		case "EXPORT_PRODUCT_VERSION":
+			m.version = v
+		case "EXPORT_SCHEMA_VERSION":
+			m.schema = v
+		case "EXPORT_PARAM_TIME_NORMALIZE":
+			m.normalized = v == "true"
+		}
+	})
+}
+
+func readSession(d *db, m *meta) error {
+	if !d.has("TARGET_INFO_SESSION_START_TIME", "utcEpochNs") {
+		return nil
+	}
+	return d.each(`SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1`, func(s *sqlite3.Stmt) {
+		m.sessionNs = s.ColumnInt64(0)
+	})
+}
+
+func readHost(d *db, m *meta) error {
+	if !d.has("TARGET_INFO_SYSTEM_ENV", "name", "value") {
+		return nil
+	}
+	return d.each(`SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name='Hostname' LIMIT 1`, func(s *sqlite3.Stmt) {
+		m.host = s.ColumnText(0)
+	})
+}
+
+// readCaptureEnv keeps only the rankEnv variables of the launched process.
+func readCaptureEnv(d *db, m *meta) error {
+	if !d.has("META_DATA_CAPTURE", "name", "value") {
+		return nil
+	}
+	return d.each(`SELECT value FROM META_DATA_CAPTURE WHERE name LIKE '%:ENVIRONMENT_VARIABLE'`, func(s *sqlite3.Stmt) {
+		k, v, ok := strings.Cut(s.ColumnText(0), "=")
+		if !ok || !isRankEnv(k) {
+			return
+		}
+		if u, err := strconv.Unquote(v); err == nil {
+			v = u
+		}
+		if _, seen := m.env[k]; !seen {
+			m.env[k] = v
+		}
+	})
+}
+
+func isRankEnv(k string) bool {
+	for _, x := range rankEnv {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+func readGPUs(d *db, m *meta) error {
+	if !d.has("TARGET_INFO_GPU", "id", "name", "busLocation", "uuid") {
+		return nil
+	}
+	return d.each(`SELECT id, name, busLocation, uuid FROM TARGET_INFO_GPU`, func(s *sqlite3.Stmt) {
+		m.gpus[s.ColumnInt64(0)] = gpuInfo{s.ColumnText(1), s.ColumnText(3), s.ColumnText(2)}
+	})
+}
+
+func readCUDADevices(d *db, m *meta) error {
+	if !d.has("TARGET_INFO_CUDA_DEVICE", "gpuId", "cudaId", "pid") {
+		return nil
+	}
+	return d.each(`SELECT pid, cudaId, gpuId FROM TARGET_INFO_CUDA_DEVICE`, func(s *sqlite3.Stmt) {
+		m.cudaDev[[2]int64{s.ColumnInt64(0), s.ColumnInt64(1)}] = s.ColumnInt64(2)
+	})
+}
+
+// envRank is the global rank the captured environment names, or -1.
+func (m *meta) envRank() int32 {
+	for _, k := range []string{"RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK"} {
+		if n, err := strconv.ParseInt(m.env[k], 10, 32); err == nil && n >= 0 {
+			return int32(n)
+		}
+	}
+	return -1
+}

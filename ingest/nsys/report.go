@@ -1,0 +1,118 @@
+package nsys
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/source"
+)
+
+// builder reads one export into a trace whose Rank columns hold process
+// ids until the ranks of every report are known.
+type builder struct {
+	path     string
+	d        *db
+	meta     meta
+	strs     stringTable
+	base     int64 // added to every timestamp: the session start in epoch ns
+	tr       *model.Trace
+	streams  map[streamKey]int32
+	gpuPIDs  map[int32]int // process -> GPU events
+	nccl     []ncclRange
+	inits    []commInit
+	colls    []pendColl
+	nvtxRows int
+	skipRows map[string]int64
+}
+
+type streamKey struct {
+	pid     int32
+	gpu     bool
+	dev, id int64
+}
+
+// readReport reads one .sqlite export.
+func readReport(path string) (*builder, error) {
+	d, err := openDB(path)
+	if err != nil {
+		return nil, &source.FileError{Path: path, Offset: -1, Err: err}
+	}
+	defer d.close()
+	if !d.has(kernelTable, "start", "end", "deviceId", "streamId") {
+		return nil, &source.FileError{Path: path, Offset: -1, Err: errNoKernels}
+	}
+	b := &builder{path: path, d: d, tr: &model.Trace{}, streams: map[streamKey]int32{}, gpuPIDs: map[int32]int{}, skipRows: map[string]int64{}}
+	if err := b.read(); err != nil {
+		return nil, &source.FileError{Path: path, Offset: -1, Err: err}
+	}
+	b.d = nil
+	return b, nil
+}
+
+var errNoKernels = errors.New("no " + kernelTable + " table: the report holds no CUDA kernels " +
+	"(profile with -t cuda, or this is not an Nsight Systems export)")
+
+func (b *builder) read() error {
+	var err error
+	if b.meta, err = readMeta(b.d); err != nil {
+		return fmt.Errorf("metadata: %w", err)
+	}
+	if b.strs, err = readStrings(b.d); err != nil {
+		return fmt.Errorf("StringIds: %w", err)
+	}
+	if !b.meta.normalized {
+		b.base = b.meta.sessionNs
+	}
+	steps := []struct {
+		what string
+		f    func() error
+	}{{kernelTable, b.readKernels}, {"memcpy", b.readMemcpy}, {"memset", b.readMemset}, {"runtime", b.readRuntime}, {"NVTX_EVENTS", b.readNVTX}}
+	for _, s := range steps {
+		if err := s.f(); err != nil {
+			return fmt.Errorf("%s: %w", s.what, err)
+		}
+	}
+	b.makeColls(b.link())
+	return nil
+}
+
+func (b *builder) gpuStream(pid int32, dev, id int64) int32 {
+	k := streamKey{pid, true, dev, id}
+	if i, ok := b.streams[k]; ok {
+		return i
+	}
+	b.tr.Streams = append(b.tr.Streams, model.Stream{Rank: pid, GPU: true, ID: id, Device: int32(dev), Name: fmt.Sprintf("stream %d", id)})
+	b.streams[k] = int32(len(b.tr.Streams) - 1)
+	return b.streams[k]
+}
+
+func (b *builder) thread(pid int32, tid int64) int32 {
+	k := streamKey{pid: pid, id: tid}
+	if i, ok := b.streams[k]; ok {
+		return i
+	}
+	b.tr.Streams = append(b.tr.Streams, model.Stream{Rank: pid, ID: tid, Device: -1, Name: fmt.Sprintf("thread %d", tid)})
+	b.streams[k] = int32(len(b.tr.Streams) - 1)
+	return b.streams[k]
+}
+
+// pids lists the processes that ran GPU work, ascending.
+func (b *builder) pids() []int32 {
+	var out []int32
+	for p := range b.gpuPIDs {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// size returns the file size, 0 when unknown.
+func size(path string) int64 {
+	if fi, err := os.Stat(path); err == nil {
+		return fi.Size()
+	}
+	return 0
+}
