@@ -1,0 +1,6 @@
+// Package diagnose turns measured figures into a diagnosis: stage
+// imbalance and the bottleneck stage, slow ranks (robust score of compute
+// against peers doing the same work, and blame from collectives they arrived
+// last to), communicator statistics with an α-β fit, and the ranked
+// findings with their cost per step, evidence and remedy.
+package diagnose

@@ -1,0 +1,170 @@
+package diagnose
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+)
+
+// Remedies, as the seed gives them (§6.8, §6.10).
+const (
+	remedyBubble    = "raise the number of microbatches m, or use an interleaved schedule (v model chunks per stage)"
+	remedyTP        = "keep each TP group inside one node (NVLink domain); check the rank order puts tp fastest"
+	remedyPP        = "overlap the pipeline send/recv with compute; check the stages' boundaries are balanced"
+	remedyDP        = "overlap the DP gradient sync with the backward pass (gradient buckets, overlap_grad_reduce)"
+	remedyImbalance = "re-partition layers between stages so that every stage takes about the mean"
+	remedySlow      = "inspect the slow GPU: clocks and throttle reasons, temperature, ECC errors, its host's load"
+	remedyTopology  = "fix the launch layout: rank order and the placement of TP groups on hosts"
+)
+
+// Inputs are what Findings needs beyond the Result.
+type Inputs struct {
+	ImbalanceGainNs int64
+	Problems        []Problem
+}
+
+// Problem is a topology problem found by the layout step.
+type Problem struct {
+	Kind    string
+	Summary string
+	Ranks   []int32
+}
+
+// Findings ranks every cause of lost time by its cost per step, largest
+// first; findings that cost nothing measurable are left out, topology
+// problems always kept.
+func Findings(res *result.Result, in Inputs) []result.Finding {
+	var fs []result.Finding
+	fs = append(fs, bubbleFinding(res)...)
+	for _, ax := range []string{"TP", "PP", "DP"} {
+		fs = append(fs, exposedFinding(res, ax)...)
+	}
+	fs = append(fs, imbalanceFinding(res, in.ImbalanceGainNs)...)
+	fs = append(fs, slowFindings(res)...)
+	fs = append(fs, topologyFindings(res, in.Problems)...)
+	for i := range fs {
+		fs[i].CostShare = share(fs[i].CostNs, res.StepNs)
+		if fs[i].Severity == "" {
+			fs[i].Severity = severity(fs[i].CostShare)
+		}
+	}
+	slices.SortStableFunc(fs, func(a, b result.Finding) int { return cmp.Compare(b.CostNs, a.CostNs) })
+	return fs
+}
+
+func share(ns, step int64) float64 {
+	if step <= 0 {
+		return 0
+	}
+	return float64(ns) / float64(step)
+}
+
+// meanRanks returns the mean over ranks of f and the ranks sorted by f, largest first.
+func meanRanks(res *result.Result, f func(r result.RankStats) int64) (int64, []int) {
+	if len(res.Ranks) == 0 {
+		return 0, nil
+	}
+	var sum int64
+	rs := slices.Clone(res.Ranks)
+	for _, r := range rs {
+		sum += f(r)
+	}
+	slices.SortStableFunc(rs, func(a, b result.RankStats) int { return cmp.Compare(f(b), f(a)) })
+	ids := make([]int, 0, 8)
+	for _, r := range rs[:min(8, len(rs))] {
+		if f(r) > 0 {
+			ids = append(ids, r.Rank)
+		}
+	}
+	return sum / int64(len(rs)), ids
+}
+
+func bubbleFinding(res *result.Result) []result.Finding {
+	if res.Layout.PP <= 1 {
+		return nil
+	}
+	cost, ranks := meanRanks(res, func(r result.RankStats) int64 { return r.BubbleNs })
+	if cost <= 0 {
+		return nil
+	}
+	f := result.Finding{Kind: result.KindBubble, CostNs: cost, Ranks: ranks, Remedy: remedyBubble,
+		Summary: fmt.Sprintf("pipeline bubble: GPUs wait %s per step (%s of the step)", dur(cost), pct(share(cost, res.StepNs)))}
+	for _, s := range res.Stages {
+		f.Stages = append(f.Stages, s.Stage)
+		f.Evidence = append(f.Evidence, fmt.Sprintf("stage %d: bubble %s measured vs %s ideal (%s, p=%d, m=%d)",
+			s.Stage, pct(s.BubbleFraction), pct(s.IdealBubbleFraction), res.Schedule, res.Layout.PP, res.Microbatches))
+	}
+	return []result.Finding{f}
+}
+
+func exposedFinding(res *result.Result, ax string) []result.Finding {
+	cost, ranks := meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs[ax] })
+	if cost <= 0 {
+		return nil
+	}
+	kind, remedy := map[string]string{"TP": result.KindExposedTP, "PP": result.KindExposedPP, "DP": result.KindExposedDP}[ax],
+		map[string]string{"TP": remedyTP, "PP": remedyPP, "DP": remedyDP}[ax]
+	comm, _ := meanRanks(res, func(r result.RankStats) int64 { return r.CommNs[ax] })
+	f := result.Finding{Kind: kind, CostNs: cost, Ranks: ranks, Remedy: remedy,
+		Summary:  fmt.Sprintf("exposed %s communication: %s per step not hidden under compute", ax, dur(cost)),
+		Evidence: []string{fmt.Sprintf("%s kernels run %s per step on average; %s of it overlaps compute", ax, dur(comm), pct(1-share(cost, comm)))}}
+	for _, s := range res.Stages {
+		if s.ExposedNs[ax] > 0 {
+			f.Stages = append(f.Stages, s.Stage)
+		}
+	}
+	return []result.Finding{f}
+}
+
+func imbalanceFinding(res *result.Result, gain int64) []result.Finding {
+	if len(res.Stages) < 2 || res.StageImbalance < 1.05 || gain <= 0 {
+		return nil
+	}
+	b := res.Stages[max(0, slices.IndexFunc(res.Stages, func(s result.StageStats) bool { return s.Stage == res.BottleneckStage }))]
+	f := result.Finding{Kind: result.KindImbalance, CostNs: gain, Ranks: b.Ranks, Stages: []int{b.Stage}, Remedy: remedyImbalance,
+		Summary: fmt.Sprintf("stage imbalance: stage %d computes %s per step, %.2f× the mean stage", b.Stage, dur(b.ComputeNs), res.StageImbalance)}
+	for _, s := range res.Stages {
+		line := fmt.Sprintf("stage %d compute %s", s.Stage, dur(s.ComputeNs))
+		if s.ForwardNs > 0 || s.BackwardNs > 0 {
+			line += fmt.Sprintf(" (forward %s, backward %s)", dur(s.ForwardNs), dur(s.BackwardNs))
+		}
+		f.Evidence = append(f.Evidence, line)
+	}
+	f.Evidence = append(f.Evidence, fmt.Sprintf("if every stage took the mean, the step would be about %s shorter", dur(gain)))
+	return []result.Finding{f}
+}
+
+func slowFindings(res *result.Result) []result.Finding {
+	var fs []result.Finding
+	for _, s := range res.SlowRanks {
+		i := slices.IndexFunc(res.Ranks, func(r result.RankStats) bool { return r.Rank == s.Rank })
+		if i < 0 {
+			continue
+		}
+		r := res.Ranks[i]
+		cost := max(s.BlameNs, int64(s.ComputeExcess*float64(r.ComputeNs)/(1+s.ComputeExcess)))
+		fs = append(fs, result.Finding{Kind: result.KindSlowRank, CostNs: cost, Ranks: []int{r.Rank}, Stages: []int{r.PP},
+			Summary:  fmt.Sprintf("slow rank: %s computes %s more than its peers", Describe(r), pct(s.ComputeExcess)),
+			Evidence: s.Evidence, Remedy: remedySlow})
+	}
+	return fs
+}
+
+func topologyFindings(res *result.Result, ps []Problem) []result.Finding {
+	var fs []result.Finding
+	for _, p := range ps {
+		f := result.Finding{Kind: result.KindTopology, Severity: "medium", Summary: p.Summary, Remedy: remedyTopology,
+			Evidence: []string{p.Kind}}
+		for _, r := range p.Ranks {
+			f.Ranks = append(f.Ranks, int(r))
+		}
+		if p.Kind == "tp_across_hosts" {
+			f.CostNs, _ = meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs["TP"] })
+			f.Severity = ""
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}

@@ -1,0 +1,86 @@
+package diagnose
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// median returns the median of xs (0 for none); xs is not modified.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// robustScore is |x − median| / (1.4826·MAD) over peers, with MAD floored
+// at 1 % of the median (docs/semantics.md), and the median itself.
+func robustScore(x float64, peers []float64) (score, med float64) {
+	med = median(peers)
+	dev := make([]float64, len(peers))
+	for i, p := range peers {
+		dev[i] = math.Abs(p - med)
+	}
+	mad := max(median(dev), 0.01*math.Abs(med))
+	if mad == 0 {
+		return 0, med
+	}
+	return math.Abs(x-med) / (1.4826 * mad), med
+}
+
+// fitAlphaBeta fits t = α + β·bytes by least squares. With fewer than two
+// distinct sizes, β is 0 and α the mean time.
+func fitAlphaBeta(bytes, ts []float64) (alpha, beta float64) {
+	n := float64(len(bytes))
+	if n == 0 {
+		return 0, 0
+	}
+	var sx, sy, sxx, sxy float64
+	for i := range bytes {
+		sx, sy, sxx, sxy = sx+bytes[i], sy+ts[i], sxx+bytes[i]*bytes[i], sxy+bytes[i]*ts[i]
+	}
+	den := n*sxx - sx*sx
+	if math.Abs(den) < 1e-9*max(1, n*sxx) {
+		return sy / n, 0
+	}
+	beta = (n*sxy - sx*sy) / den
+	return (sy - beta*sx) / n, beta
+}
+
+// severity grades a cost share of the step.
+func severity(share float64) string {
+	switch {
+	case share >= 0.20:
+		return "high"
+	case share >= 0.10:
+		return "medium"
+	case share >= 0.03:
+		return "low"
+	default:
+		return "info"
+	}
+}
+
+// dur formats nanoseconds for evidence lines: "18.3 ms", "420 µs".
+// (analysis may not import report/units.)
+func dur(ns int64) string {
+	switch a := math.Abs(float64(ns)); {
+	case a >= 1e9:
+		return fmt.Sprintf("%.2f s", float64(ns)/1e9)
+	case a >= 1e6:
+		return fmt.Sprintf("%.1f ms", float64(ns)/1e6)
+	case a >= 1e3:
+		return fmt.Sprintf("%.0f µs", float64(ns)/1e3)
+	default:
+		return fmt.Sprintf("%d ns", ns)
+	}
+}
+
+// pct formats a fraction as a percentage: "19 %".
+func pct(f float64) string { return fmt.Sprintf("%.0f %%", 100*f) }
