@@ -1,0 +1,73 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tpptrace/tpptrace/report/units"
+)
+
+// findings lists the diagnosis with the selected finding's evidence and remedy.
+type findings struct {
+	c    *Common
+	w, h int
+	row  int
+}
+
+func (f *findings) Title() string    { return "Findings" }
+func (f *findings) SetSize(w, h int) { f.w, f.h = w, h }
+func (f *findings) HelpLine() string { return "j/k select" }
+
+func (f *findings) Update(msg tea.Msg) (Component, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, f.c.Keys.Down):
+			f.row = min(f.row+1, len(f.c.Res.Findings)-1)
+		case key.Matches(k, f.c.Keys.Up):
+			f.row = max(f.row-1, 0)
+		}
+	}
+	return f, nil
+}
+
+func (f *findings) View() string {
+	fs := f.c.Res.Findings
+	if len(fs) == 0 {
+		return "no findings: nothing costs a measurable share of the step"
+	}
+	var lines []string
+	for i, x := range fs {
+		line := fmt.Sprintf("%-6s %-16s %10s %7s  %s", x.Severity, x.Kind, units.Duration(x.CostNs), units.Percent(x.CostShare), x.Summary)
+		if i == f.row {
+			line = f.c.Styles.Selected.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return clip(append(lines, f.detail()...), f.w, f.h)
+}
+
+func (f *findings) detail() []string {
+	x := f.c.Res.Findings[max(f.row, 0)]
+	out := []string{"", f.c.Styles.Header.Render("Evidence")}
+	for _, e := range x.Evidence {
+		out = append(out, "  • "+e)
+	}
+	if x.Remedy != "" {
+		out = append(out, "", f.c.Styles.Header.Render("Remedy"), "  "+x.Remedy)
+	}
+	if len(x.Ranks) > 0 {
+		out = append(out, "", "ranks: "+joinInts(x.Ranks))
+	}
+	return out
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}

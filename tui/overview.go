@@ -1,0 +1,75 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/units"
+)
+
+// overview is the diagnosis at a glance: the job line, the stage table and
+// the top findings.
+type overview struct{ c *Common }
+
+func (o *overview) Title() string                       { return "Overview" }
+func (o *overview) SetSize(w, h int)                    {}
+func (o *overview) HelpLine() string                    { return "" }
+func (o *overview) Update(tea.Msg) (Component, tea.Cmd) { return o, nil }
+
+func (o *overview) View() string {
+	r := o.c.Res
+	lines := []string{o.c.Styles.Title.Render(JobLine(r)), ""}
+	lines = append(lines, stageTable(o.c, r)...)
+	lines = append(lines, "", o.c.Styles.Header.Render("Top findings"))
+	for i, f := range r.Findings {
+		if i == 5 {
+			break
+		}
+		lines = append(lines, fmt.Sprintf(" %d. [%s] %s/step (%s)  %s", i+1, f.Severity,
+			units.Duration(f.CostNs), units.Percent(f.CostShare), f.Summary))
+	}
+	return clip(lines, o.c.Width, o.c.Height)
+}
+
+// JobLine is the one-line summary of a result.
+func JobLine(r *result.Result) string {
+	l := r.Layout
+	return fmt.Sprintf("world %d · TP%d PP%d DP%d · %s m=%d · step %s · bubble ideal %s",
+		r.WorldSize, l.TP, l.PP, l.DP, r.Schedule, r.Microbatches, units.Duration(r.StepNs), idealBubble(r))
+}
+
+func idealBubble(r *result.Result) string {
+	if len(r.Stages) == 0 {
+		return "-"
+	}
+	return units.Percent(r.Stages[0].IdealBubbleFraction)
+}
+
+func stageTable(c *Common, r *result.Result) []string {
+	head := fmt.Sprintf("%-6s %10s %9s %9s %10s %10s %10s", "stage", "compute", "bubble", "ideal", "exp TP", "exp PP", "exp DP")
+	out := []string{c.Styles.Header.Render(head)}
+	for _, s := range r.Stages {
+		line := fmt.Sprintf("%-6d %10s %9s %9s %10s %10s %10s", s.Stage, units.Duration(s.ComputeNs),
+			units.Percent(s.BubbleFraction), units.Percent(s.IdealBubbleFraction),
+			units.Duration(s.ExposedNs["TP"]), units.Duration(s.ExposedNs["PP"]), units.Duration(s.ExposedNs["DP"]))
+		if s.Stage == r.BottleneckStage && len(r.Stages) > 1 {
+			line = c.Styles.Bad.Render(line + "  ◀ bottleneck")
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// clip keeps lines within the pane, cutting long lines and extra rows.
+func clip(lines []string, w, h int) string {
+	if h > 0 && len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = truncate(l, w)
+	}
+	return strings.Join(lines, "\n")
+}

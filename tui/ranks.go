@@ -1,0 +1,103 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/units"
+)
+
+// sortKeys are the rank table's sort columns, cycled with "s".
+var sortKeys = []struct {
+	name string
+	val  func(r result.RankStats) int64
+}{
+	{"rank", func(r result.RankStats) int64 { return -int64(r.Rank) }},
+	{"compute", func(r result.RankStats) int64 { return r.ComputeNs }},
+	{"bubble", func(r result.RankStats) int64 { return r.BubbleNs }},
+	{"exposed TP", func(r result.RankStats) int64 { return r.ExposedNs["TP"] }},
+	{"exposed PP", func(r result.RankStats) int64 { return r.ExposedNs["PP"] }},
+	{"exposed DP", func(r result.RankStats) int64 { return r.ExposedNs["DP"] }},
+}
+
+// ranks is a sortable table of every rank's breakdown; slow ranks are marked.
+type ranks struct {
+	c        *Common
+	w, h     int
+	sortBy   int
+	row, top int
+	slow     map[int]bool
+}
+
+func newRanks(c *Common) *ranks {
+	slow := map[int]bool{}
+	for _, s := range c.Res.SlowRanks {
+		slow[s.Rank] = true
+	}
+	return &ranks{c: c, slow: slow}
+}
+
+func (r *ranks) Title() string    { return "Ranks" }
+func (r *ranks) SetSize(w, h int) { r.w, r.h = w, h }
+func (r *ranks) HelpLine() string {
+	return "j/k select · s sort by " + sortKeys[(r.sortBy+1)%len(sortKeys)].name
+}
+
+func (r *ranks) Update(msg tea.Msg) (Component, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return r, nil
+	}
+	switch {
+	case key.Matches(k, r.c.Keys.Sort):
+		r.sortBy = (r.sortBy + 1) % len(sortKeys)
+	case key.Matches(k, r.c.Keys.Down):
+		r.row = min(r.row+1, len(r.c.Res.Ranks)-1)
+	case key.Matches(k, r.c.Keys.Up):
+		r.row = max(r.row-1, 0)
+	}
+	visible := max(r.h-2, 1)
+	r.top = min(max(r.top, r.row-visible+1), r.row)
+	return r, nil
+}
+
+func (r *ranks) sorted() []result.RankStats {
+	rows := slices.Clone(r.c.Res.Ranks)
+	val := sortKeys[r.sortBy].val
+	slices.SortStableFunc(rows, func(a, b result.RankStats) int { return cmp.Compare(val(b), val(a)) })
+	return rows
+}
+
+func (r *ranks) View() string {
+	head := fmt.Sprintf("  %-5s %-10s %-9s %9s %9s %8s %9s %9s %9s %10s", "rank", "host", "pp/dp/tp",
+		"step", "compute", "bubble", "exp TP", "exp PP", "exp DP", "offset")
+	lines := []string{r.c.Styles.Header.Render(head + "   sorted by " + sortKeys[r.sortBy].name)}
+	rows := r.sorted()
+	for i := r.top; i < len(rows) && i < r.top+max(r.h-2, 1); i++ {
+		lines = append(lines, r.line(rows[i], i == r.row))
+	}
+	return clip(lines, r.w, r.h)
+}
+
+func (r *ranks) line(x result.RankStats, selected bool) string {
+	mark := "  "
+	if r.slow[x.Rank] {
+		mark = "! "
+	}
+	s := fmt.Sprintf("%s%-5d %-10s %-9s %9s %9s %8s %9s %9s %9s %10s", mark, x.Rank, x.Host,
+		fmt.Sprintf("%d/%d/%d", x.PP, x.DP, x.TP), units.Duration(x.StepNs), units.Duration(x.ComputeNs),
+		units.Percent(x.BubbleFraction), units.Duration(x.ExposedNs["TP"]), units.Duration(x.ExposedNs["PP"]),
+		units.Duration(x.ExposedNs["DP"]), units.Duration(x.ClockOffsetNs))
+	switch {
+	case selected:
+		return r.c.Styles.Selected.Render(s)
+	case r.slow[x.Rank]:
+		return r.c.Styles.Bad.Render(s)
+	}
+	return s
+}

@@ -1,0 +1,43 @@
+package tui
+
+import (
+	"image/color"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/tpptrace/tpptrace/report/palette"
+)
+
+// Styles are the TUI's lipgloss styles.
+type Styles struct {
+	Title, Tab, ActiveTab, Header, Dim, Bad, Selected lipgloss.Style
+	Category                                          map[string]lipgloss.Style
+}
+
+// DefaultStyles uses the shared palette so that the TUI and the plots agree.
+func DefaultStyles() Styles {
+	s := Styles{
+		Title:     lipgloss.NewStyle().Bold(true),
+		Tab:       lipgloss.NewStyle().Faint(true),
+		ActiveTab: lipgloss.NewStyle().Bold(true).Reverse(true),
+		Header:    lipgloss.NewStyle().Bold(true),
+		Dim:       lipgloss.NewStyle().Faint(true),
+		Bad:       lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#D55E00")),
+		Selected:  lipgloss.NewStyle().Reverse(true),
+		Category:  map[string]lipgloss.Style{},
+	}
+	for _, c := range palette.Categories {
+		s.Category[c] = lipgloss.NewStyle().Foreground(asColor(palette.Color(c)))
+	}
+	return s
+}
+
+func asColor(c color.RGBA) color.Color { return c }
+
+// glyphs draw a timeline category in one cell: full blocks for work,
+// capitals for exposed communication, lower case for overlapped.
+var glyphs = map[string]rune{
+	palette.Compute: '█', palette.TPExposed: 'T', palette.TP: 't', palette.PPExposed: 'P', palette.PP: 'p',
+	palette.DPExposed: 'D', palette.DP: 'd', palette.CPExposed: 'C', palette.CP: 'c', palette.EPExposed: 'E',
+	palette.EP: 'e', palette.Memcpy: 'm', palette.Bubble: '·', palette.Idle: ' ',
+}

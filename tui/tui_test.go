@@ -1,0 +1,131 @@
+package tui
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/plots/fixture"
+)
+
+var sizes = []struct{ w, h int }{{80, 24}, {160, 48}}
+
+func press(s string) tea.KeyPressMsg {
+	switch s {
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	}
+	return tea.KeyPressMsg{Code: rune(s[0]), Text: s}
+}
+
+// golden drives the TUI with keys at each size and compares the final
+// screen, stripped of colour, with testdata/<test>/<w>x<h>.golden.
+func golden(t *testing.T, keys ...string) {
+	for _, sz := range sizes {
+		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
+			tm := teatest.NewTestModel(t, NewLoaded(fixture.Result(fixture.Small())),
+				teatest.WithInitialTermSize(sz.w, sz.h),
+				teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+			for _, k := range keys {
+				tm.Send(press(k))
+			}
+			tm.Send(press("q"))
+			fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+			teatest.RequireEqualOutput(t, []byte(ansi.Strip(fm.Render())))
+		})
+	}
+}
+
+func TestOverviewGolden(t *testing.T) { golden(t) }
+func TestTimelineGolden(t *testing.T) { golden(t, "tab", "down", "+") }
+func TestRanksSortedGolden(t *testing.T) {
+	golden(t, "tab", "tab", "s")
+}
+func TestFindingsGolden(t *testing.T) { golden(t, "tab", "tab", "tab", "down") }
+
+func TestScreenFitsTerminal(t *testing.T) {
+	for _, sz := range sizes {
+		m := NewLoaded(fixture.Result(fixture.Large()))
+		m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+		for tab := 0; tab < 4; tab++ {
+			screen := ansi.Strip(m.Render())
+			lines := strings.Split(screen, "\n")
+			if len(lines) > sz.h {
+				t.Errorf("%dx%d pane %d: %d lines", sz.w, sz.h, tab, len(lines))
+			}
+			for _, l := range lines {
+				if ansi.StringWidth(l) > sz.w {
+					t.Errorf("%dx%d pane %d: line wider than the terminal: %q", sz.w, sz.h, tab, l)
+				}
+			}
+			m.Update(press("tab"))
+		}
+	}
+}
+
+func TestBucketPicksDominantCategory(t *testing.T) {
+	segs := []result.Segment{
+		{StartNs: 0, EndNs: 30, Category: "compute"},
+		{StartNs: 30, EndNs: 100, Category: "tp_exposed"},
+		{StartNs: 100, EndNs: 150, Category: "bubble"},
+	}
+	got := bucket(segs, 0, 200, 4)
+	want := []string{"compute", "tp_exposed", "bubble", "idle"} // cell 0: 30 ns compute beats 20 ns TP
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("bucket = %v, want %v", got, want)
+		}
+	}
+}
+
+func TestRanksSortByCompute(t *testing.T) {
+	m := NewLoaded(fixture.Result(fixture.Small()))
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	r := m.panes[2].(*ranks)
+	r.Update(press("s"))
+	rows := r.sorted()
+	for i := 1; i < len(rows); i++ {
+		if rows[i].ComputeNs > rows[i-1].ComputeNs {
+			t.Fatalf("not sorted by compute at %d", i)
+		}
+	}
+	if len(m.c.Res.SlowRanks) > 0 && !strings.Contains(ansi.Strip(r.View()), "! ") {
+		t.Fatal("slow ranks must be marked")
+	}
+}
+
+func TestLoadingShowsProgressThenResult(t *testing.T) {
+	res := fixture.Result(fixture.Small())
+	m := New(func(progress func(int64, int64)) (*result.Result, error) { progress(50, 100); return res, nil })
+	m.Update(ProgressMsg{Done: 25, Total: 100})
+	if got := m.Render(); !strings.Contains(got, "25 %") {
+		t.Fatalf("loading screen %q", got)
+	}
+	msg := m.Init()()
+	m.Update(msg)
+	if !strings.Contains(ansi.Strip(m.Render()), "world ") {
+		t.Fatalf("after LoadedMsg the overview should show: %q", m.Render())
+	}
+}
+
+func TestLoadErrorIsShown(t *testing.T) {
+	m := New(func(func(int64, int64)) (*result.Result, error) { return nil, errors.New("rank-3.json: byte 120: unexpected EOF") })
+	m.Update(m.Init()())
+	if got := m.Render(); !strings.Contains(got, "rank-3.json: byte 120") {
+		t.Fatalf("error screen %q", got)
+	}
+	if _, cmd := m.Update(press("q")); cmd == nil || !bytes.Equal([]byte(fmt.Sprint(cmd())), []byte(fmt.Sprint(tea.Quit()))) {
+		t.Fatal("q must quit from the error screen")
+	}
+}
