@@ -120,7 +120,9 @@ func TestLoadingShowsProgressThenResult(t *testing.T) {
 }
 
 func TestLoadErrorIsShown(t *testing.T) {
-	m := New(func(func(int64, int64)) (*result.Result, error) { return nil, errors.New("rank-3.json: byte 120: unexpected EOF") })
+	m := New(func(func(int64, int64)) (*result.Result, error) {
+		return nil, errors.New("rank-3.json: byte 120: unexpected EOF")
+	})
 	m.Update(m.Init()())
 	if got := m.Render(); !strings.Contains(got, "rank-3.json: byte 120") {
 		t.Fatalf("error screen %q", got)
