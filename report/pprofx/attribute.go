@@ -1,0 +1,74 @@
+package pprofx
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/report/palette"
+)
+
+var phaseNames = map[string]string{"fwd": "forward", "bwd": "backward", "": "other"}
+
+// fromTimeline attributes every timeline segment.
+func fromTimeline(b *builder, r *result.Result, tr *model.Trace) {
+	offsets := map[int]int64{}
+	for _, rs := range r.Ranks {
+		offsets[rs.Rank] = rs.ClockOffsetNs
+	}
+	for _, row := range r.Timeline.Rows {
+		k := newKernels(tr, row.Rank, offsets[row.Rank], r.Timeline.StartNs, r.Timeline.EndNs)
+		for _, s := range row.Segments {
+			addSegment(b, row, s, k)
+		}
+	}
+}
+
+func addSegment(b *builder, row result.TimelineRow, s result.Segment, k *kernels) {
+	phase := phaseNames[s.Phase]
+	if phase == "" {
+		phase = s.Phase
+	}
+	labels := map[string][]string{"rank": {strconv.Itoa(row.Rank)}, "stage": {strconv.Itoa(row.Stage)}, "phase": {phase}}
+	if axis := axisOf(s.Category); axis != "" {
+		labels["axis"] = []string{axis}
+	}
+	frames := []string{rankFrame(row.Rank), stageFrame(row.Stage), phase, palette.Label(s.Category)}
+	shares := k.share(s)
+	var given int64
+	for _, sh := range shares {
+		b.add(sh.ns, labels, append(frames, sh.name)...)
+		given += sh.ns
+	}
+	b.add(s.EndNs-s.StartNs-given, labels, frames...)
+}
+
+// axisOf returns the communication axis of a category, "" for none.
+func axisOf(cat string) string {
+	switch cat {
+	case palette.Compute, palette.Memcpy, palette.Bubble, palette.Idle:
+		return ""
+	}
+	return strings.ToUpper(strings.TrimSuffix(cat, "_exposed"))
+}
+
+// fromRanks attributes each rank's per-step averages when there is no
+// timeline: compute, exposed communication per axis, idle, and the rest of
+// the step as "other".
+func fromRanks(b *builder, r *result.Result) {
+	for _, rs := range r.Ranks {
+		labels := map[string][]string{"rank": {strconv.Itoa(rs.Rank)}, "stage": {strconv.Itoa(rs.PP)}}
+		frames := []string{rankFrame(rs.Rank), stageFrame(rs.PP), "step"}
+		used := rs.ComputeNs + rs.IdleNs
+		b.add(rs.ComputeNs, labels, append(frames, palette.Label(palette.Compute))...)
+		for _, axis := range result.Axes {
+			ns := rs.ExposedNs[axis]
+			l := map[string][]string{"rank": labels["rank"], "stage": labels["stage"], "axis": {axis}}
+			b.add(ns, l, append(frames, palette.Label(palette.Exposed(axis)))...)
+			used += ns
+		}
+		b.add(rs.IdleNs, labels, append(frames, palette.Label(palette.Idle))...)
+		b.add(rs.StepNs-used, labels, append(frames, "other")...)
+	}
+}
