@@ -77,5 +77,5 @@ func Profile(r *result.Result, tr *model.Trace) (*profile.Profile, error) {
 	return b.p, nil
 }
 
-func rankFrame(rank int) string  { return "rank " + strconv.Itoa(rank) }
+func rankFrame(rank int) string   { return "rank " + strconv.Itoa(rank) }
 func stageFrame(stage int) string { return "stage " + strconv.Itoa(stage) }
