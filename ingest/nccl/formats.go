@@ -1,7 +1,6 @@
-// Package nccl reads ... (being built).
 package nccl
 
 import "github.com/tpptrace/tpptrace/ingest/source"
 
-// Formats are the input formats this package reads.
+// Formats are the input formats this package reads, in sniffing order.
 var Formats []source.Format

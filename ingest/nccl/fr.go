@@ -1,0 +1,148 @@
+package nccl
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/tpptrace/tpptrace/ingest/nccl/pickle"
+	"github.com/tpptrace/tpptrace/ingest/source"
+)
+
+// Dump is one rank's PyTorch Flight Recorder dump (pickle or JSON).
+type Dump struct {
+	Path        string
+	Rank        int32
+	Version     string                  // FR format version ("2.9")
+	CommVersion string                  // NCCL version ("2.27.3")
+	Groups      map[string]ProcessGroup // by process-group name
+	Status      map[string]GroupStatus  // by rank-local pg id
+	Entries     []Entry                 // in record order
+}
+
+// ProcessGroup is one pg_config record.
+type ProcessGroup struct {
+	Name  string
+	Desc  string
+	Ranks []int32 // global ranks
+}
+
+// GroupStatus is one pg_status record: the last collective sequence number
+// enqueued, started and completed on this rank (-1 when none).
+type GroupStatus struct{ Enqueued, Started, Completed int64 }
+
+// Entry is one Flight Recorder entry.
+type Entry struct {
+	RecordID  int64
+	PGID      string // rank-local process-group id
+	PGName    string
+	PGDesc    string
+	CollSeq   int64
+	P2PSeq    int64
+	OpID      int64
+	Name      string  // profiling name: nccl:all_reduce, nccl:send 0->3
+	State     string  // scheduled, started, completed
+	Created   int64   // epoch ns
+	Duration  float64 // ms, -1 when not recorded
+	InSizes   [][]int64
+	OutSizes  [][]int64
+	InDTypes  []string
+	OutDTypes []string
+	IsP2P     bool
+}
+
+// ReadDump reads one Flight Recorder dump, pickle or JSON. The rank comes
+// from the file name's trailing number and is checked against the process
+// groups the dump lists.
+func ReadDump(path string) (*Dump, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("flight recorder: %w", err)
+	}
+	v, err := decodeDump(b)
+	if err != nil {
+		return nil, &source.FileError{Path: path, Offset: errOffset(err), Unit: "byte", Err: err}
+	}
+	d, err := dumpFrom(v)
+	if err == nil {
+		d.Path = path
+		d.Rank, err = dumpRank(d)
+	}
+	if err != nil {
+		return nil, &source.FileError{Path: path, Offset: -1, Err: err}
+	}
+	return d, nil
+}
+
+func errOffset(err error) int64 {
+	if pe, ok := err.(*pickle.Error); ok {
+		return pe.Offset
+	}
+	return -1
+}
+
+func decodeDump(b []byte) (any, error) {
+	if len(b) > 0 && b[0] == 0x80 {
+		return pickle.DecodeBytes(b)
+	}
+	dec := json.NewDecoder(bufio.NewReader(bytes.NewReader(b)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("neither a pickle nor JSON: %w", err)
+	}
+	return v, nil
+}
+
+// LooksLikeDump reports whether head starts a Flight Recorder dump.
+func LooksLikeDump(head []byte) bool {
+	if len(head) >= 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5 {
+		return bytes.Contains(head, []byte("pg_config")) || bytes.Contains(head, []byte("entries")) || bytes.Contains(head, []byte("version"))
+	}
+	t := bytes.TrimLeft(head, " \t\r\n")
+	return len(t) > 0 && t[0] == '{' && bytes.Contains(head, []byte(`"pg_config"`))
+}
+
+var trailingNum = regexp.MustCompile(`(\d+)(\.[A-Za-z]+)?$`)
+
+// dumpRank takes the rank from the file name and checks it against the
+// intersection of the dump's process groups (each rank lists only groups it
+// belongs to); with no number in the name, a one-rank intersection decides.
+func dumpRank(d *Dump) (int32, error) {
+	inter := groupIntersection(d)
+	m := trailingNum.FindStringSubmatch(filepath.Base(d.Path))
+	if m == nil {
+		if len(inter) == 1 {
+			return inter[0], nil
+		}
+		return -1, fmt.Errorf("cannot tell the rank: no number at the end of the file name and the process groups hold ranks %v", inter)
+	}
+	r, err := strconv.ParseInt(m[1], 10, 32)
+	if err != nil {
+		return -1, fmt.Errorf("rank %q in the file name: %w", m[1], err)
+	}
+	if inter != nil && !slices.Contains(inter, int32(r)) {
+		return -1, fmt.Errorf("the file name says rank %d but every process group of the dump holds ranks %v", r, inter)
+	}
+	return int32(r), nil
+}
+
+func groupIntersection(d *Dump) []int32 {
+	var inter []int32
+	first := true
+	for _, g := range d.Groups {
+		if first {
+			inter, first = slices.Clone(g.Ranks), false
+			continue
+		}
+		inter = slices.DeleteFunc(inter, func(r int32) bool { return !slices.Contains(g.Ranks, r) })
+	}
+	slices.Sort(inter)
+	return inter
+}

@@ -1,0 +1,240 @@
+package nccl
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/ingest/nccl/pickle"
+)
+
+// dumpFrom converts a decoded dump (pickle or JSON values) into a Dump.
+func dumpFrom(v any) (*Dump, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("top level is a %s, want a dict", kindOf(v))
+	}
+	if _, ok := m["entries"]; !ok {
+		return nil, errors.New("no 'entries': not a Flight Recorder dump")
+	}
+	d := &Dump{Version: str(m["version"]), CommVersion: str(m["comm_lib_version"])}
+	if d.CommVersion == "" {
+		d.CommVersion = str(m["nccl_version"])
+	}
+	var err error
+	if d.Groups, err = groupsFrom(m["pg_config"]); err != nil {
+		return nil, fmt.Errorf("pg_config: %w", err)
+	}
+	if d.Status, err = statusFrom(m["pg_status"]); err != nil {
+		return nil, fmt.Errorf("pg_status: %w", err)
+	}
+	d.Entries, err = entriesFrom(m["entries"])
+	return d, err
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "dict"
+	case []any, pickle.Tuple:
+		return "list"
+	case nil:
+		return "None"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func groupsFrom(v any) (map[string]ProcessGroup, error) {
+	m, ok := v.(map[string]any)
+	if !ok && v != nil {
+		return nil, fmt.Errorf("a %s, want a dict", kindOf(v))
+	}
+	out := map[string]ProcessGroup{}
+	for name, c := range m {
+		cm, ok := c.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("group %q is a %s", name, kindOf(c))
+		}
+		ranks, err := rankList(cm["ranks"])
+		if err != nil {
+			return nil, fmt.Errorf("group %q: %w", name, err)
+		}
+		out[name] = ProcessGroup{Name: cmpOr(str(cm["name"]), name), Desc: str(cm["desc"]), Ranks: ranks}
+	}
+	return out, nil
+}
+
+// rankList reads "[0, 1]" (the FR form) or a list of integers.
+func rankList(v any) ([]int32, error) {
+	if s, ok := v.(string); ok {
+		var out []int32
+		for f := range strings.FieldsFuncSeq(strings.Trim(s, "[] "), func(r rune) bool { return r == ',' || r == ' ' }) {
+			n, err := strconv.ParseInt(f, 10, 32)
+			if err != nil {
+				return nil, fmt.Errorf("ranks %q: %w", s, err)
+			}
+			out = append(out, int32(n))
+		}
+		return out, nil
+	}
+	l, ok := list(v)
+	if !ok {
+		return nil, fmt.Errorf("ranks is a %s", kindOf(v))
+	}
+	out := make([]int32, 0, len(l))
+	for _, x := range l {
+		n, ok := integer(x)
+		if !ok || n < 0 || n > math.MaxInt32 {
+			return nil, fmt.Errorf("rank %v is not a rank number", x)
+		}
+		out = append(out, int32(n))
+	}
+	return out, nil
+}
+
+func statusFrom(v any) (map[string]GroupStatus, error) {
+	m, _ := v.(map[string]any)
+	out := map[string]GroupStatus{}
+	for id, s := range m {
+		sm, ok := s.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("group %q is a %s", id, kindOf(s))
+		}
+		out[id] = GroupStatus{intOr(sm["last_enqueued_collective"], -1), intOr(sm["last_started_collective"], -1), intOr(sm["last_completed_collective"], -1)}
+	}
+	return out, nil
+}
+
+func entriesFrom(v any) ([]Entry, error) {
+	l, ok := list(v)
+	if !ok {
+		return nil, fmt.Errorf("entries is a %s, want a list", kindOf(v))
+	}
+	out := make([]Entry, 0, len(l))
+	for i, x := range l {
+		e, err := entryFrom(x)
+		if err != nil {
+			return nil, fmt.Errorf("entry %d: %w", i, err)
+		}
+		out = append(out, e)
+	}
+	slices.SortStableFunc(out, func(a, b Entry) int { return int(min(max(a.RecordID-b.RecordID, -1), 1)) })
+	return out, nil
+}
+
+func entryFrom(v any) (Entry, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return Entry{}, fmt.Errorf("a %s, want a dict", kindOf(v))
+	}
+	pg, _ := list(m["process_group"])
+	if len(pg) < 1 {
+		return Entry{}, errors.New("no process_group")
+	}
+	e := Entry{RecordID: intOr(m["record_id"], -1), PGID: str(m["pg_id"]), PGName: str(pg[0]),
+		CollSeq: intOr(m["collective_seq_id"], -1), P2PSeq: intOr(m["p2p_seq_id"], -1), OpID: intOr(m["op_id"], -1),
+		Name: str(m["profiling_name"]), State: str(m["state"]), Created: intOr(m["time_created_ns"], 0),
+		Duration: floatOr(m["duration_ms"], -1), IsP2P: m["is_p2p"] == true}
+	if len(pg) > 1 {
+		e.PGDesc = str(pg[1])
+	}
+	e.InSizes, e.OutSizes = sizes(m["input_sizes"]), sizes(m["output_sizes"])
+	e.InDTypes, e.OutDTypes = strs(m["input_dtypes"]), strs(m["output_dtypes"])
+	if strings.HasPrefix(e.Name, "nccl:send") || strings.HasPrefix(e.Name, "nccl:recv") {
+		e.IsP2P = true
+	}
+	return e, nil
+}
+
+func list(v any) ([]any, bool) {
+	switch l := v.(type) {
+	case []any:
+		return l, true
+	case pickle.Tuple:
+		return l, true
+	}
+	return nil, false
+}
+
+func str(v any) string {
+	switch s := v.(type) {
+	case string:
+		return s
+	case int64:
+		return strconv.FormatInt(s, 10)
+	case json.Number:
+		return s.String()
+	}
+	return ""
+}
+
+func integer(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int64:
+		return n, true
+	case json.Number:
+		i, err := n.Int64()
+		return i, err == nil
+	case string:
+		i, err := strconv.ParseInt(n, 10, 64)
+		return i, err == nil
+	case float64:
+		return int64(n), n == math.Trunc(n) && math.Abs(n) < 1<<63
+	}
+	return 0, false
+}
+
+func intOr(v any, def int64) int64 {
+	if n, ok := integer(v); ok {
+		return n
+	}
+	return def
+}
+
+func floatOr(v any, def float64) float64 {
+	switch n := v.(type) {
+	case float64:
+		return n
+	case int64:
+		return float64(n)
+	case json.Number:
+		if f, err := n.Float64(); err == nil {
+			return f
+		}
+	}
+	return def
+}
+
+func sizes(v any) [][]int64 {
+	l, _ := list(v)
+	out := make([][]int64, 0, len(l))
+	for _, x := range l {
+		dims, _ := list(x)
+		s := make([]int64, 0, len(dims))
+		for _, d := range dims {
+			s = append(s, intOr(d, -1))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func strs(v any) []string {
+	l, _ := list(v)
+	out := make([]string, 0, len(l))
+	for _, x := range l {
+		out = append(out, str(x))
+	}
+	return out
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,141 @@
+package nccl
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Finding kinds: how the ranks of a process group disagree.
+const (
+	KindMissing  = "missing"  // ranks never enqueued a collective their peers wait in
+	KindMismatch = "mismatch" // ranks enqueued the same collective with different op, size or dtype
+	KindStuck    = "stuck"    // ranks have not completed a collective their peers completed
+)
+
+// Finding is the first collective of one process group where its ranks
+// disagree, for one kind of disagreement.
+type Finding struct {
+	Group   string  `json:"pg"`
+	Desc    string  `json:"desc"`
+	Kind    string  `json:"kind"`
+	P2P     bool    `json:"p2p"`
+	Seq     int64   `json:"seq"` // collective_seq_id (p2p_seq_id when P2P)
+	Op      string  `json:"op"`
+	Size    string  `json:"size"` // first input's shape, "4096x5120"
+	DType   string  `json:"dtype"`
+	Ranks   []int32 `json:"ranks"`   // missing, mismatching or stuck ranks
+	Present []int32 `json:"present"` // ranks that hold the collective
+	Detail  string  `json:"detail,omitempty"`
+	Created int64   `json:"created_ns"` // earliest creation among present ranks, epoch ns; 0 unknown
+}
+
+// HangReport is what Diagnose finds in a set of dumps.
+type HangReport struct {
+	Ranks    []int32   `json:"ranks"`    // ranks that have a dump
+	Findings []Finding `json:"findings"` // every group's first disagreements
+	Culprit  *Finding  `json:"culprit"`  // the disagreement the hang is attributed to, nil when none
+}
+
+// Diagnose matches the dumps' collectives per process group and attributes
+// the hang. Dumps must come from one job (see CheckSameJob).
+func Diagnose(dumps []*Dump) (*HangReport, error) {
+	if err := CheckSameJob(dumps); err != nil {
+		return nil, err
+	}
+	rep := &HangReport{}
+	byRank := map[int32]*Dump{}
+	for _, d := range dumps {
+		byRank[d.Rank] = d
+		rep.Ranks = append(rep.Ranks, d.Rank)
+	}
+	slices.Sort(rep.Ranks)
+	for _, g := range allGroups(dumps) {
+		rep.Findings = append(rep.Findings, newGroupView(g, byRank).findings()...)
+	}
+	rep.Culprit = attribute(rep.Findings)
+	return rep, nil
+}
+
+// allGroups returns every process group of the dumps, by numeric name.
+func allGroups(dumps []*Dump) []ProcessGroup {
+	seen := map[string]ProcessGroup{}
+	for _, d := range dumps {
+		for name, g := range d.Groups {
+			seen[name] = g
+		}
+	}
+	out := make([]ProcessGroup, 0, len(seen))
+	for _, g := range seen {
+		out = append(out, g)
+	}
+	slices.SortFunc(out, func(a, b ProcessGroup) int { return compareNames(a.Name, b.Name) })
+	return out
+}
+
+// compareNames orders numeric names numerically, others after, by text.
+func compareNames(a, b string) int {
+	x, errA := strconv.Atoi(a)
+	y, errB := strconv.Atoi(b)
+	switch {
+	case errA == nil && errB == nil:
+		return cmp.Compare(x, y)
+	case errA == nil:
+		return -1
+	case errB == nil:
+		return 1
+	}
+	return strings.Compare(a, b)
+}
+
+// attribute picks the disagreement the hang is blamed on. Ranks that
+// enqueued a collective some peer never joined are waiting; a missing rank
+// that is not itself waiting is unexplained, i.e. a cause. Collectives are
+// preferred over point-to-point operations (a pipeline send may run ahead of
+// its receive legitimately), then findings with unexplained missing ranks,
+// then the earliest created. Without missing ranks, the earliest mismatch,
+// then the earliest stuck collective, is the culprit.
+func attribute(fs []Finding) *Finding {
+	waiting := map[int32]bool{}
+	for _, f := range fs {
+		if f.Kind == KindMissing {
+			for _, r := range f.Present {
+				waiting[r] = true
+			}
+		}
+	}
+	best := -1
+	for i, f := range fs {
+		if best < 0 || rankFinding(f, waiting) < rankFinding(fs[best], waiting) ||
+			rankFinding(f, waiting) == rankFinding(fs[best], waiting) && earlier(f, fs[best]) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	f := fs[best]
+	return &f
+}
+
+// rankFinding orders findings by how strongly they point at a cause (lower
+// is stronger).
+func rankFinding(f Finding, waiting map[int32]bool) int {
+	unexplained := slices.ContainsFunc(f.Ranks, func(r int32) bool { return !waiting[r] })
+	kind := map[string]int{KindMissing: 0, KindMismatch: 4, KindStuck: 6}[f.Kind]
+	if f.P2P {
+		kind += 2
+	}
+	if f.Kind == KindMissing && !unexplained {
+		kind++
+	}
+	return kind
+}
+
+func earlier(a, b Finding) bool {
+	if a.Created != b.Created && a.Created != 0 && b.Created != 0 {
+		return a.Created < b.Created
+	}
+	return compareNames(a.Group, b.Group) < 0
+}

@@ -1,0 +1,100 @@
+package nccl
+
+import (
+	"fmt"
+	"slices"
+)
+
+// JobError says that the dumps given do not come from one job.
+type JobError struct {
+	Path   string // the dump that disagrees with the others
+	Reason string
+}
+
+func (e *JobError) Error() string {
+	return fmt.Sprintf("%s: not from the same job as the other dumps: %s", e.Path, e.Reason)
+}
+
+// CheckSameJob checks that no two dumps claim one rank, that they agree on
+// every process group they share (description and ranks) and on the world
+// size, and that they carry the same NCCL version. The dump that disagrees
+// with the majority is named.
+func CheckSameJob(dumps []*Dump) error {
+	if len(dumps) == 0 {
+		return fmt.Errorf("no Flight Recorder dumps")
+	}
+	owner := map[int32]string{}
+	for _, d := range dumps {
+		if prev, ok := owner[d.Rank]; ok {
+			return &JobError{Path: d.Path, Reason: fmt.Sprintf("rank %d is also claimed by %s", d.Rank, prev)}
+		}
+		owner[d.Rank] = d.Path
+	}
+	major := majorityGroups(dumps)
+	for _, d := range dumps {
+		if err := agrees(d, major, dumps); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// groupKey is what must agree about a group across dumps.
+func groupKey(g ProcessGroup) string { return fmt.Sprintf("%s %v", g.Desc, g.Ranks) }
+
+// majorityGroups returns, per group name, the form most dumps give.
+func majorityGroups(dumps []*Dump) map[string]string {
+	votes := map[string]map[string]int{}
+	for _, d := range dumps {
+		for name, g := range d.Groups {
+			if votes[name] == nil {
+				votes[name] = map[string]int{}
+			}
+			votes[name][groupKey(g)]++
+		}
+	}
+	out := map[string]string{}
+	for name, v := range votes {
+		best := ""
+		for k, n := range v {
+			if n > v[best] || n == v[best] && k < best {
+				best = k
+			}
+		}
+		out[name] = best
+	}
+	return out
+}
+
+func agrees(d *Dump, major map[string]string, dumps []*Dump) error {
+	for _, name := range sortedNames(d.Groups) {
+		if k := groupKey(d.Groups[name]); k != major[name] {
+			return &JobError{Path: d.Path, Reason: fmt.Sprintf("its process group %s is %s where the others say %s", name, k, major[name])}
+		}
+	}
+	if v := majorityVersion(dumps); d.CommVersion != v {
+		return &JobError{Path: d.Path, Reason: fmt.Sprintf("NCCL %q where the others run %q", d.CommVersion, v)}
+	}
+	return nil
+}
+
+func sortedNames(m map[string]ProcessGroup) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.SortFunc(out, compareNames)
+	return out
+}
+
+func majorityVersion(dumps []*Dump) string {
+	n := map[string]int{}
+	best := ""
+	for _, d := range dumps {
+		n[d.CommVersion]++
+		if n[d.CommVersion] > n[best] {
+			best = d.CommVersion
+		}
+	}
+	return best
+}

@@ -1,0 +1,71 @@
+package nccl
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func frDir(t *testing.T, scenario string) string {
+	t.Helper()
+	dir := filepath.Join(sharedDir(t), "traces", "nccl", "NVIDIA_nvidia-resiliency-ext__fr_traces", scenario)
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("real Flight Recorder dumps absent: %v", err)
+	}
+	return dir
+}
+
+func readDumps(t *testing.T, dir string) []*Dump {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(dir, "_dump_*"))
+	var out []*Dump
+	for _, p := range paths {
+		d, err := ReadDump(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func TestHangMatchesReferenceOutput(t *testing.T) {
+	for _, sc := range []string{"gpu_error_1st", "lock_gil_1st"} {
+		t.Run(sc, func(t *testing.T) {
+			dir := frDir(t, sc)
+			rep, err := Diagnose(readDumps(t, dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := WriteAttribution(&got, rep); err != nil {
+				t.Fatal(err)
+			}
+			want, err := os.ReadFile(filepath.Join(dir, "reference_output.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != string(want) {
+				var all bytes.Buffer
+				WriteFindings(&all, rep)
+				t.Errorf("got\n%q\nwant\n%q\nfindings:\n%s", got.String(), want, all.String())
+			}
+		})
+	}
+}
+
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("repository root not found")
+		}
+		dir = parent
+	}
+}
