@@ -1,0 +1,151 @@
+package kineto
+
+import (
+	"strings"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// maxEventDur is the longest event kept: a day. Longer ones are corrupt.
+const maxEventDur = int64(24 * 3600 * 1e9)
+
+// complete handles an "X" event.
+func (f *fileReader) complete(raw []byte, off int64) {
+	kind, ok := kindOf(f.ev.Cat)
+	if !ok {
+		f.skip(categoryReason(f.ev.Cat, "X"), -1)
+		return
+	}
+	start, dur, ok := f.times(off)
+	if !ok {
+		return
+	}
+	if kind == model.KindCompute && isCommKernel(f.ev.Name) {
+		kind = model.KindComm
+	}
+	e := model.NewEvent(-1, kind, f.tr.Names.Intern(f.ev.Name), start, dur)
+	e.Stream = f.stream(kind)
+	if kind == model.KindRuntime || kind.OnGPU() {
+		e.Corr = f.ev.Args.Corr
+	}
+	row := int32(f.tr.AddEvent(e))
+	f.count(kind)
+	f.link(raw, row, kind)
+}
+
+// times parses ts and dur, recording why an event is dropped.
+func (f *fileReader) times(off int64) (start, dur int64, ok bool) {
+	if !f.ev.Ts.set || !f.ev.Dur.set {
+		f.skip("complete event without ts or dur", off)
+		return 0, 0, false
+	}
+	ts, tsSub, err1 := parseMicros(f.ev.Ts.b)
+	d, dSub, err2 := parseMicros(f.ev.Dur.b)
+	switch {
+	case err1 != nil || err2 != nil:
+		f.skip("unparsable ts or dur ("+string(f.ev.Ts.b)+", "+string(f.ev.Dur.b)+")", off)
+		return 0, 0, false
+	case d < 0:
+		f.skip("negative duration (first: "+string(f.ev.Dur.b)+" µs)", off)
+		return 0, 0, false
+	case d > maxEventDur:
+		f.skip("duration over a day (first: "+string(f.ev.Dur.b)+" µs)", off)
+		return 0, 0, false
+	}
+	if tsSub > 0 || dSub > 0 {
+		f.info.inexact = true
+	}
+	start, dur = span(ts, tsSub, d, dSub)
+	return start, dur, true
+}
+
+// stream returns the index of the event's GPU stream or CPU thread.
+func (f *fileReader) stream(kind model.Kind) int32 {
+	a := &f.ev.Args
+	k := streamKey{id: f.ev.Tid.N, dev: -1}
+	if kind.OnGPU() {
+		k = streamKey{gpu: true, id: a.Stream, dev: a.Device}
+		if k.id < 0 {
+			k.id = f.ev.Tid.N
+		}
+		if k.dev < 0 {
+			k.dev = f.ev.Pid.N
+		}
+	}
+	if i, ok := f.streams[k]; ok {
+		return i
+	}
+	i := int32(len(f.tr.Streams))
+	f.streams[k] = i
+	f.tr.Streams = append(f.tr.Streams, model.Stream{GPU: k.gpu, ID: k.id, Device: int32(k.dev), Name: f.threadName(k)})
+	return i
+}
+
+func (f *fileReader) threadName(k streamKey) string {
+	if k.gpu {
+		return "stream " + itoa(k.id)
+	}
+	return "thread " + itoa(k.id)
+}
+
+// count tallies the device and process that events run on.
+func (f *fileReader) count(kind model.Kind) {
+	if kind.OnGPU() {
+		d := f.ev.Args.Device
+		if d < 0 {
+			d = f.ev.Pid.N
+		}
+		f.devices[d]++
+	} else if !f.ev.Pid.IsStr {
+		f.pids[f.ev.Pid.N]++
+	}
+}
+
+// link records what later passes need: steps, runtime calls, collectives.
+func (f *fileReader) link(raw []byte, row int32, kind model.Kind) {
+	name := f.ev.Name
+	switch kind {
+	case model.KindAnnotation:
+		if n, ok := f.stepNumber(name); ok {
+			f.steps = append(f.steps, step{f.tr.Events.Start[row], f.tr.Events.Start[row] + f.tr.Events.Dur[row], n})
+		}
+		f.links.annotation(f.ev.Args.ExtID, row)
+		if strings.HasPrefix(name, "nccl:") {
+			f.links.commCPU(f, raw, row, annotationInfo(name))
+		}
+	case model.KindCPUOp:
+		if name == "record_param_comms" {
+			f.links.commCPU(f, raw, row, newCommInfo())
+		}
+	case model.KindRuntime:
+		if f.ev.Args.Corr >= 0 {
+			f.links.runtime = append(f.links.runtime, row)
+		}
+	case model.KindGPUAnnotation:
+		f.links.gpuAnn = append(f.links.gpuAnn, extRow{f.ev.Args.ExtID, row})
+	case model.KindComm:
+		f.links.commKernel(f, raw, row)
+	}
+}
+
+func itoa(n int64) string {
+	var b [24]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}

@@ -1,0 +1,112 @@
+package kineto
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// rawEvent is the part of one traceEvents element that the reader uses.
+// Collective arguments are decoded separately (commArgs), only for the few
+// events that carry them.
+type rawEvent struct {
+	Ph   string  `json:"ph"`
+	Cat  string  `json:"cat"`
+	Name string  `json:"name"`
+	Pid  idVal   `json:"pid"`
+	Tid  idVal   `json:"tid"`
+	Ts   numText `json:"ts"`
+	Dur  numText `json:"dur"`
+	Args rawArgs `json:"args"`
+}
+
+// rawArgs are the args every event may carry. Missing ints stay -1.
+type rawArgs struct {
+	ExtID  int64  `json:"External id"`
+	Corr   int64  `json:"correlation"`
+	Stream int64  `json:"stream"`
+	Device int64  `json:"device"`
+	Name   string `json:"name"`   // thread_name / process_name metadata
+	Labels string `json:"labels"` // process_labels metadata
+}
+
+// reset clears e for the next decode, keeping the number buffers.
+func (e *rawEvent) reset() {
+	ts, dur := e.Ts.b[:0], e.Dur.b[:0]
+	*e = rawEvent{Ts: numText{b: ts}, Dur: numText{b: dur}}
+	e.Args = rawArgs{ExtID: -1, Corr: -1, Stream: -1, Device: -1}
+}
+
+// numText keeps the text of a JSON number (or of a string holding one).
+// It aliases the decoder's input and is only valid during one decode.
+type numText struct {
+	b   []byte
+	set bool
+}
+
+func (n *numText) UnmarshalJSON(b []byte) error {
+	if bytes.Equal(b, []byte("null")) {
+		return nil
+	}
+	if len(b) >= 2 && b[0] == '"' {
+		b = b[1 : len(b)-1]
+	}
+	n.b = append(n.b[:0], b...)
+	n.set = true
+	return nil
+}
+
+// idVal is a pid or tid: an integer, or a string such as "Spans".
+type idVal struct {
+	N     int64
+	Str   string
+	IsStr bool
+}
+
+func (v *idVal) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		s, err := strconv.Unquote(string(b))
+		if err != nil {
+			s = string(b[1 : len(b)-1])
+		}
+		*v = idVal{Str: s, IsStr: true}
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			*v = idVal{N: n}
+		}
+		return nil
+	}
+	if bytes.Equal(b, []byte("null")) {
+		return nil
+	}
+	n, ok := parseInt(b)
+	if !ok {
+		f, err := strconv.ParseFloat(string(b), 64)
+		if err != nil {
+			return err
+		}
+		n = int64(f)
+	}
+	v.N = n
+	return nil
+}
+
+// parseInt parses a decimal integer without allocating.
+func parseInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}

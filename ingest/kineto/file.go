@@ -1,0 +1,104 @@
+package kineto
+
+import (
+	"regexp"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// fileReader turns the elements of one trace file into a per-file
+// model.Trace. Rank numbers are filled in by finish, once the whole file
+// (distributedInfo may come after traceEvents) has been read.
+type fileReader struct {
+	path    string
+	dec     decoder
+	stepRe  *regexp.Regexp
+	tr      *model.Trace
+	info    fileMeta
+	ev      rawEvent
+	streams map[streamKey]int32
+	names   map[[2]int64]string // thread_name metadata by (pid, tid)
+	skips   map[string]int      // skip reason -> index in tr.Skipped
+	devices map[int64]int       // GPU events per device
+	pids    map[int64]int       // CPU events per process id
+	steps   []step
+	lists   map[string][]int32 // process group -> rank list, when stated
+	links   linkState
+}
+
+type streamKey struct {
+	gpu bool
+	id  int64
+	dev int64
+}
+
+// step is one iteration window on the CPU.
+type step struct {
+	start, end int64
+	n          int32
+}
+
+func newFileReader(path string, dec decoder, stepRe *regexp.Regexp) *fileReader {
+	return &fileReader{path: path, dec: dec, stepRe: stepRe, tr: &model.Trace{},
+		info: newFileMeta(), streams: map[streamKey]int32{}, names: map[[2]int64]string{},
+		skips: map[string]int{}, devices: map[int64]int{}, pids: map[int64]int{}, lists: map[string][]int32{}}
+}
+
+// skip counts one dropped item under reason; the first occurrence gives
+// the offset.
+func (f *fileReader) skip(reason string, off int64) {
+	if i, ok := f.skips[reason]; ok {
+		f.tr.Skipped[i].Count++
+		return
+	}
+	unit := "byte"
+	if off < 0 {
+		unit = ""
+	}
+	f.skips[reason] = len(f.tr.Skipped)
+	f.tr.Skipped = append(f.tr.Skipped, model.Skip{Source: f.path, Offset: off, Unit: unit, Reason: reason, Count: 1})
+}
+
+// event handles one traceEvents element.
+func (f *fileReader) event(raw []byte, off int64) error {
+	f.ev.reset()
+	if err := f.dec.Unmarshal(raw, &f.ev); err != nil {
+		f.skip("undecodable event: "+firstLine(err.Error()), off)
+		return nil
+	}
+	switch f.ev.Ph {
+	case "X":
+		f.complete(raw, off)
+	case "M":
+		f.metadata()
+	default:
+		f.skip(categoryReason(f.ev.Cat, f.ev.Ph), -1)
+	}
+	return nil
+}
+
+func categoryReason(cat, ph string) string {
+	if cat == "" {
+		return "events with phase \"" + ph + "\" and no category are not used"
+	}
+	return "category \"" + cat + "\" is not used"
+}
+
+func firstLine(s string) string {
+	for i, c := range s {
+		if c == '\n' {
+			return s[:i]
+		}
+	}
+	if len(s) > 200 {
+		return s[:200]
+	}
+	return s
+}
+
+// metadata keeps thread names.
+func (f *fileReader) metadata() {
+	if f.ev.Name == "thread_name" && f.ev.Args.Name != "" {
+		f.names[[2]int64{f.ev.Pid.N, f.ev.Tid.N}] = f.ev.Args.Name
+	}
+}

@@ -1,0 +1,111 @@
+package kineto
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// linkState holds the rows that the passes after reading join together.
+type linkState struct {
+	runtime []int32          // rows of runtime calls with a correlation id
+	annExt  map[int64]int32  // External id -> row of a CPU annotation
+	gpuAnn  []extRow         // GPU annotations and their External id
+	cpu     []commRange      // record_param_comms ops and nccl:* annotations
+	kernels []commKernel     // communication kernels
+	cpuExt  map[int64]int    // External id -> index in cpu
+}
+
+type extRow struct {
+	ext int64
+	row int32
+}
+
+// commRange is a CPU op or annotation that describes a collective.
+type commRange struct {
+	stream     int32
+	start, end int64
+	info       commInfo
+}
+
+// commKernel is a communication kernel and what its own args say.
+type commKernel struct {
+	row       int32
+	ext, corr int64
+	info      commInfo
+	own       bool // info.op came from the kernel's own args
+}
+
+func (l *linkState) annotation(ext int64, row int32) {
+	if ext < 0 {
+		return
+	}
+	if l.annExt == nil {
+		l.annExt = map[int64]int32{}
+	}
+	l.annExt[ext] = row
+}
+
+// commArgsOf decodes the collective args of the current event.
+func commArgsOf(f *fileReader, raw []byte) commInfo {
+	var a commArgs
+	if err := f.dec.Unmarshal(raw, &a); err != nil {
+		return newCommInfo()
+	}
+	return a.info()
+}
+
+func (l *linkState) commCPU(f *fileReader, raw []byte, row int32, base commInfo) {
+	info := commArgsOf(f, raw)
+	info.fill(base)
+	ev := &f.tr.Events
+	if l.cpuExt == nil {
+		l.cpuExt = map[int64]int{}
+	}
+	if ext := f.ev.Args.ExtID; ext >= 0 {
+		if _, dup := l.cpuExt[ext]; !dup {
+			l.cpuExt[ext] = len(l.cpu)
+		}
+	}
+	l.cpu = append(l.cpu, commRange{ev.Stream[row], ev.Start[row], ev.Start[row] + ev.Dur[row], info})
+}
+
+func (l *linkState) commKernel(f *fileReader, raw []byte, row int32) {
+	info := commArgsOf(f, raw)
+	own := info.op != model.OpNone
+	l.kernels = append(l.kernels, commKernel{row, f.ev.Args.ExtID, f.ev.Args.Corr, info, own})
+}
+
+// sortCPU orders the comm ranges by thread, then start, for enclosure lookups.
+func (l *linkState) sortCPU() {
+	order := make([]int, len(l.cpu))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(l.cpu[a].stream, l.cpu[b].stream), cmp.Compare(l.cpu[a].start, l.cpu[b].start))
+	})
+	pos := make([]int, len(order))
+	sorted := make([]commRange, len(order))
+	for to, from := range order {
+		sorted[to], pos[from] = l.cpu[from], to
+	}
+	for ext, i := range l.cpuExt {
+		l.cpuExt[ext] = pos[i]
+	}
+	l.cpu = sorted
+}
+
+// enclosing fills info from the comm ranges on thread s that contain time
+// t, innermost first.
+func (l *linkState) enclosing(s int32, t int64, info *commInfo) {
+	i, _ := slices.BinarySearchFunc(l.cpu, commRange{stream: s, start: t + 1}, func(a, b commRange) int {
+		return cmp.Or(cmp.Compare(a.stream, b.stream), cmp.Compare(a.start, b.start))
+	})
+	for j, n := i-1, 0; j >= 0 && l.cpu[j].stream == s && n < 64; j, n = j-1, n+1 {
+		if l.cpu[j].end >= t {
+			info.fill(l.cpu[j].info)
+		}
+	}
+}

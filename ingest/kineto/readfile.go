@@ -1,0 +1,172 @@
+package kineto
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/source"
+)
+
+// fileResult is one file's part, or why it could not be read.
+type fileResult struct {
+	path  string
+	tr    *model.Trace
+	lists map[string][]int32 // process group -> rank list as the file states it
+	err   error
+}
+
+// readAll reads every file, at most opts.Workers at a time.
+func readAll(ctx context.Context, paths []string, opts source.Options) []fileResult {
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	prog := newProgress(paths, opts.Progress)
+	results := make([]fileResult, len(paths))
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	for i, p := range paths {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			results[i] = readFile(ctx, p, opts, len(paths) == 1, prog)
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// readFile reads one trace file into its part.
+func readFile(ctx context.Context, path string, opts source.Options, single bool, prog *progress) fileResult {
+	res := fileResult{path: path}
+	f, err := os.Open(path)
+	if err != nil {
+		res.err = &source.FileError{Path: path, Offset: -1, Err: err}
+		return res
+	}
+	defer f.Close()
+	size := int64(0)
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	r, err := openStream(&countReader{r: f, prog: prog})
+	if err != nil {
+		res.err = &source.FileError{Path: path, Offset: 0, Unit: "byte", Err: err}
+		return res
+	}
+	fr := newFileReader(path, defaultDecoder, stepRegex(opts))
+	s := newSplitter(r)
+	if err := s.run(&ctxHandler{ctx: ctx, fileReader: fr}); err != nil {
+		res.err = fileError(path, err)
+		return res
+	}
+	rank, _, err := rankOf(path, fr.info, opts.RankMap, single)
+	if err != nil {
+		res.err = &source.FileError{Path: path, Offset: -1, Err: err}
+		return res
+	}
+	res.tr = fr.finish(rank, size)
+	res.lists = fr.pgLists()
+	return res
+}
+
+func stepRegex(opts source.Options) *regexp.Regexp {
+	if opts.StepRegex != nil {
+		return opts.StepRegex
+	}
+	return DefaultStepRegex
+}
+
+// fileError names the file and, for syntax errors, the byte offset in the
+// (decompressed) JSON text.
+func fileError(path string, err error) error {
+	var se *syntaxError
+	if errors.As(err, &se) {
+		return &source.FileError{Path: path, Offset: se.Offset, Unit: "byte", Err: errors.New(se.Msg)}
+	}
+	return &source.FileError{Path: path, Offset: -1, Err: err}
+}
+
+// openStream returns the JSON text of r, gunzipping it when it is gzip.
+func openStream(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	magic, _ := br.Peek(2)
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("gzip header: %w", err)
+		}
+		return &gzipErrReader{zr}, nil
+	}
+	return br, nil
+}
+
+// gzipErrReader turns a truncated gzip stream into a named error rather than
+// a plain end of input.
+type gzipErrReader struct{ r io.Reader }
+
+func (g *gzipErrReader) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = fmt.Errorf("gzip data truncated or corrupt: %w", err)
+	}
+	return n, err
+}
+
+// ctxHandler stops reading when the context is cancelled.
+type ctxHandler struct {
+	ctx context.Context
+	*fileReader
+	n int
+}
+
+func (h *ctxHandler) event(raw []byte, off int64) error {
+	h.n++
+	if h.n&4095 == 0 {
+		if err := h.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return h.fileReader.event(raw, off)
+}
+
+// progress reports bytes read across files.
+type progress struct {
+	done, total int64
+	fn          func(done, total int64)
+}
+
+func newProgress(paths []string, fn func(done, total int64)) *progress {
+	p := &progress{fn: fn}
+	for _, path := range paths {
+		if st, err := os.Stat(path); err == nil {
+			p.total += st.Size()
+		}
+	}
+	return p
+}
+
+type countReader struct {
+	r    io.Reader
+	prog *progress
+}
+
+func (c *countReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	if c.prog.fn != nil && n > 0 {
+		c.prog.fn(atomic.AddInt64(&c.prog.done, int64(n)), c.prog.total)
+	}
+	return n, err
+}

@@ -1,0 +1,242 @@
+package kineto
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// splitter streams a Chrome-trace JSON document and hands out the raw bytes
+// of each element of its top-level "traceEvents" array, wherever the key
+// sits, plus the raw values of the other top-level keys it is asked for.
+// It checks structure only (brackets, strings); the decoder validates each
+// element. Memory is one buffer that grows to the largest single element.
+type splitter struct {
+	r    io.Reader
+	buf  []byte
+	pos  int   // next unread byte in buf
+	end  int   // end of valid data in buf
+	base int64 // stream offset of buf[0]
+	eof  bool
+	rerr error // read error other than io.EOF
+	mark int   // start of the value being scanned; bytes from here are kept
+}
+
+// syntaxError is a structural error at a byte offset of the JSON text.
+type syntaxError struct {
+	Offset int64
+	Msg    string
+}
+
+func (e *syntaxError) Error() string { return e.Msg }
+
+func newSplitter(r io.Reader) *splitter {
+	return &splitter{r: r, buf: make([]byte, 256<<10), mark: -1}
+}
+
+// offset is the stream offset of the next unread byte.
+func (s *splitter) offset() int64 { return s.base + int64(s.pos) }
+
+func (s *splitter) errorf(format string, args ...any) error {
+	if s.rerr != nil {
+		return &syntaxError{s.offset(), fmt.Sprintf("read error: %v", s.rerr)}
+	}
+	return &syntaxError{s.offset(), fmt.Sprintf(format, args...)}
+}
+
+// fill reads more input, keeping bytes from mark (or pos) on. It returns
+// false at the end of input.
+func (s *splitter) fill() bool {
+	if s.eof {
+		return false
+	}
+	keep := s.pos
+	if s.mark >= 0 {
+		keep = s.mark
+	}
+	s.compact(keep)
+	n, err := io.ReadAtLeast(s.r, s.buf[s.end:], 1)
+	s.end += n
+	if err != nil {
+		s.eof = true
+		if !errors.Is(err, io.EOF) {
+			s.rerr = err
+		}
+	}
+	return n > 0
+}
+
+// compact moves buf[keep:end] to the front and grows buf when it is full.
+func (s *splitter) compact(keep int) {
+	if keep > 0 {
+		copy(s.buf, s.buf[keep:s.end])
+		s.base += int64(keep)
+		s.end -= keep
+		s.pos -= keep
+		if s.mark >= 0 {
+			s.mark -= keep
+		}
+	}
+	if s.end == len(s.buf) {
+		nb := make([]byte, 2*len(s.buf))
+		copy(nb, s.buf[:s.end])
+		s.buf = nb
+	}
+}
+
+// peek skips white space and returns the next byte without consuming it.
+func (s *splitter) peek() (byte, bool) {
+	for {
+		for s.pos < s.end {
+			switch c := s.buf[s.pos]; c {
+			case ' ', '\t', '\n', '\r':
+				s.pos++
+			default:
+				return c, true
+			}
+		}
+		if !s.fill() {
+			return 0, false
+		}
+	}
+}
+
+// expect consumes byte c after white space.
+func (s *splitter) expect(c byte) error {
+	got, ok := s.peek()
+	if !ok {
+		return s.errorf("unexpected end of input, want %q", c)
+	}
+	if got != c {
+		return s.errorf("unexpected %q, want %q", got, c)
+	}
+	s.pos++
+	return nil
+}
+
+// value scans one JSON value and returns its bytes, valid until the next
+// call, and its stream offset.
+func (s *splitter) value() ([]byte, int64, error) {
+	c, ok := s.peek()
+	if !ok {
+		return nil, s.offset(), s.errorf("unexpected end of input, want a value")
+	}
+	s.mark = s.pos
+	off := s.offset()
+	var err error
+	switch c {
+	case '{', '[':
+		err = s.scanNested()
+	case '"':
+		s.pos++
+		err = s.scanString()
+	case ']', '}', ',', ':':
+		err = s.errorf("unexpected %q, want a value", c)
+	default:
+		err = s.scanLiteral()
+	}
+	v := s.buf[s.mark:s.pos]
+	s.mark = -1
+	return v, off, err
+}
+
+// handler receives what the splitter finds.
+type handler interface {
+	// event gets one traceEvents element and its stream offset.
+	event(raw []byte, off int64) error
+	// meta gets the value of another top-level key.
+	meta(key string, raw []byte, off int64) error
+}
+
+// errNoEvents says the document has no "traceEvents" array.
+var errNoEvents = errors.New("no \"traceEvents\" array: not a Chrome trace")
+
+// run walks the top-level object and feeds h.
+func (s *splitter) run(h handler) error {
+	if c, ok := s.peek(); ok && c == '[' {
+		return s.events(h) // the bare-array form of the Chrome trace format
+	}
+	if err := s.expect('{'); err != nil {
+		return err
+	}
+	seen := false
+	for first := true; ; first = false {
+		c, ok := s.peek()
+		if !ok {
+			return s.errorf("unexpected end of input in the top-level object")
+		}
+		if c == '}' {
+			s.pos++
+			break
+		}
+		if !first {
+			if err := s.expect(','); err != nil {
+				return err
+			}
+		}
+		isEvents, err := s.member(h)
+		if err != nil {
+			return err
+		}
+		seen = seen || isEvents
+	}
+	if !seen {
+		return errNoEvents
+	}
+	return nil
+}
+
+// member reads one "key": value pair of the top-level object.
+func (s *splitter) member(h handler) (bool, error) {
+	raw, _, err := s.value()
+	if err != nil {
+		return false, err
+	}
+	if len(raw) < 2 || raw[0] != '"' {
+		return false, s.errorf("want an object key")
+	}
+	key := string(raw[1 : len(raw)-1])
+	if err := s.expect(':'); err != nil {
+		return false, err
+	}
+	if key == "traceEvents" {
+		return true, s.events(h)
+	}
+	raw, off, err := s.value()
+	if err != nil {
+		return false, err
+	}
+	return false, h.meta(key, raw, off)
+}
+
+// events reads the traceEvents array.
+func (s *splitter) events(h handler) error {
+	if err := s.expect('['); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		c, ok := s.peek()
+		if !ok {
+			return s.errorf("unexpected end of input in traceEvents")
+		}
+		if c == ']' {
+			s.pos++
+			return nil
+		}
+		if !first {
+			if err := s.expect(','); err != nil {
+				return err
+			}
+			if c, ok := s.peek(); ok && c == ']' {
+				continue // a trailing comma, as some writers leave
+			}
+		}
+		raw, off, err := s.value()
+		if err != nil {
+			return err
+		}
+		if err := h.event(raw, off); err != nil {
+			return err
+		}
+	}
+}
