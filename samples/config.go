@@ -1,4 +1,145 @@
+// Package samples is tpptrace's job generator: a discrete-event simulation of
+// a Megatron-style TP×PP×DP training job that yields the normalized trace
+// (model.Trace) each rank's profiler would record, together with the truth
+// (truth.json) computed from the ground-truth timeline with the definitions
+// of docs/semantics.md. Format writers live in sub-packages (kinetow).
+//
+// The simulation model, the scenarios and the annotation names are
+// documented in docs/generator.md.
 package samples
 
-// Config describes a simulated job. (The generator's owner extends it.)
-type Config struct{}
+import (
+	"errors"
+	"fmt"
+)
+
+// Schedules.
+const (
+	Schedule1F1B  = "1f1b"
+	ScheduleGPipe = "gpipe"
+)
+
+// Config describes a simulated job. Durations are ns, sizes bytes, bandwidths
+// bytes per second. The zero value is not valid; start from DefaultConfig.
+type Config struct {
+	Name            string    `json:"name,omitempty"`
+	TP              int       `json:"tp"`
+	PP              int       `json:"pp"`
+	DP              int       `json:"dp"`
+	Microbatches    int       `json:"microbatches"`
+	LayersPerStage  int       `json:"layers_per_stage"`
+	Schedule        string    `json:"schedule"`              // "1f1b" | "gpipe"
+	StageScale      []float64 `json:"stage_scale,omitempty"` // per-stage compute multiplier; missing entries are 1
+	SlowRank        int       `json:"slow_rank"`             // -1: none
+	SlowFactor      float64   `json:"slow_factor"`           // the slow rank's kernels take this many times longer
+	GPUsPerHost     int       `json:"gpus_per_host"`
+	HostOffsetsNs   []int64   `json:"host_offsets_ns,omitempty"` // planted clock offset per host; when empty, drawn in ±MaxHostOffsetNs
+	MaxHostOffsetNs int64     `json:"max_host_offset_ns"`
+	DPOverlap       bool      `json:"dp_overlap"`     // DP gradient sync in buckets during the last backward, on its own stream
+	DistOptimizer   bool      `json:"dist_optimizer"` // reduce-scatter grads + all-gather params instead of all-reduce
+	DPBuckets       int       `json:"dp_buckets"`
+	P2PMetadata     bool      `json:"p2p_metadata"` // false: PP send/recv kernels carry no metadata (batched p2p)
+	Descriptions    bool      `json:"descriptions"` // false: process groups have no descriptions ("undefined")
+	Steps           int       `json:"steps"`        // ProfilerSteps written
+	FirstStep       int       `json:"first_step"`   // number N of the first ProfilerStep#N
+	Seed            int64     `json:"seed"`
+	Jitter          float64   `json:"jitter"` // relative σ of kernel durations and transfers
+
+	FwdLayerNs        int64   `json:"fwd_layer_ns"`         // forward compute of one layer for one microbatch
+	BwdRatio          float64 `json:"bwd_ratio"`            // backward = BwdRatio × forward
+	LossNs            int64   `json:"loss_ns"`              // loss on the last stage per microbatch (forward)
+	OptimizerNs       int64   `json:"optimizer_ns"`         // optimizer step per layer held
+	ActivationBytes   int64   `json:"activation_bytes"`     // TP all-reduce and PP message size
+	GradBytesPerLayer int64   `json:"grad_bytes_per_layer"` // DP gradient bytes per layer
+	NVLinkAlphaNs     int64   `json:"nvlink_alpha_ns"`
+	NVLinkBps         float64 `json:"nvlink_bps"`
+	NetAlphaNs        int64   `json:"net_alpha_ns"`
+	NetBps            float64 `json:"net_bps"`
+	LaunchNs          int64   `json:"launch_ns"`         // CPU time to launch one kernel
+	LaunchLatencyNs   int64   `json:"launch_latency_ns"` // launch to earliest kernel start
+	QueueDepth        int     `json:"queue_depth"`       // how many kernels the CPU may run ahead of the GPU
+	StepGapNs         int64   `json:"step_gap_ns"`       // host time between a step's sync and the next step
+	GPUName           string  `json:"gpu_name"`
+}
+
+// DefaultConfig is a small, balanced TP2 PP4 DP2 job on H100s.
+func DefaultConfig() Config {
+	return Config{
+		Name: "custom", TP: 2, PP: 4, DP: 2, Microbatches: 8, LayersPerStage: 2,
+		Schedule: Schedule1F1B, SlowRank: -1, SlowFactor: 1, GPUsPerHost: 8,
+		DPBuckets: 2, P2PMetadata: true, Descriptions: true, Steps: 4, FirstStep: 10,
+		Seed: 1, Jitter: 0.01, FwdLayerNs: 900_000, BwdRatio: 2, LossNs: 120_000,
+		OptimizerNs: 150_000, ActivationBytes: 8 << 20, GradBytesPerLayer: 200 << 20,
+		NVLinkAlphaNs: 8_000, NVLinkBps: 360e9, NetAlphaNs: 20_000, NetBps: 45e9,
+		LaunchNs: 6_000, LaunchLatencyNs: 4_000, QueueDepth: 24, StepGapNs: 200_000,
+		GPUName: "NVIDIA H100 80GB HBM3",
+	}
+}
+
+// World is TP·PP·DP.
+func (c *Config) World() int { return c.TP * c.PP * c.DP }
+
+// Validate reports what is wrong with c, or nil.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if c.TP < 1 || c.PP < 1 || c.DP < 1 {
+		bad("tp, pp and dp must be >= 1 (got %d, %d, %d)", c.TP, c.PP, c.DP)
+	}
+	if c.Microbatches < 1 || c.LayersPerStage < 1 || c.Steps < 1 {
+		bad("microbatches, layers per stage and steps must be >= 1 (got %d, %d, %d)", c.Microbatches, c.LayersPerStage, c.Steps)
+	}
+	if c.Schedule != Schedule1F1B && c.Schedule != ScheduleGPipe {
+		bad("schedule %q: want %q or %q", c.Schedule, Schedule1F1B, ScheduleGPipe)
+	}
+	if c.SlowRank < -1 || c.SlowRank >= c.World() || c.SlowFactor <= 0 {
+		bad("slow rank %d (factor %g) is outside the world of %d ranks", c.SlowRank, c.SlowFactor, c.World())
+	}
+	if len(c.StageScale) > c.PP {
+		bad("%d stage scales for %d stages", len(c.StageScale), c.PP)
+	}
+	c.validateTiming(bad)
+	return errors.Join(errs...)
+}
+
+func (c *Config) validateTiming(bad func(string, ...any)) {
+	if c.GPUsPerHost < 1 || c.DPBuckets < 1 || c.QueueDepth < 1 {
+		bad("gpus per host, dp buckets and queue depth must be >= 1")
+	}
+	if c.FwdLayerNs <= 0 || c.BwdRatio <= 0 || c.NVLinkBps <= 0 || c.NetBps <= 0 {
+		bad("forward time, backward ratio and bandwidths must be > 0")
+	}
+	if c.Jitter < 0 || c.Jitter > 0.2 || c.MaxHostOffsetNs < 0 {
+		bad("jitter must be in [0, 0.2] and the host offset bound >= 0")
+	}
+	if n := c.hosts(); len(c.HostOffsetsNs) > 0 && len(c.HostOffsetsNs) != n {
+		bad("%d host offsets for %d hosts", len(c.HostOffsetsNs), n)
+	}
+	for _, s := range c.StageScale {
+		if s <= 0 {
+			bad("stage scale %g must be > 0", s)
+		}
+	}
+}
+
+// hosts is the number of hosts the world spans.
+func (c *Config) hosts() int { return (c.World() + c.GPUsPerHost - 1) / max(c.GPUsPerHost, 1) }
+
+// Coord returns rank r's (tp, pp, dp) in Megatron's tp-cp-ep-dp-pp order:
+// rank = tp + TP·(dp + DP·pp).
+func (c *Config) Coord(r int) (tp, pp, dp int) {
+	return r % c.TP, r / (c.TP * c.DP), (r / c.TP) % c.DP
+}
+
+// RankOf is the inverse of Coord.
+func (c *Config) RankOf(tp, pp, dp int) int { return tp + c.TP*(dp+c.DP*pp) }
+
+// Host returns the host name of rank r ("node000").
+func (c *Config) Host(r int) string { return fmt.Sprintf("node%03d", r/c.GPUsPerHost) }
+
+func (c *Config) stageScale(s int) float64 {
+	if s < len(c.StageScale) {
+		return c.StageScale[s]
+	}
+	return 1
+}

@@ -1,5 +1,11 @@
 package samples
 
+import (
+	"math"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
 // Truth is what the generator knows about a simulated job: the figures the
 // analysis must recover, per docs/semantics.md. It is written as truth.json
 // beside the traces.
@@ -13,8 +19,12 @@ type Truth struct {
 	Ranks           []TruthRank  `json:"ranks"`
 	Stages          []TruthStage `json:"stages"`
 	BottleneckStage int          `json:"bottleneck_stage"`
-	SlowRank        int          `json:"slow_rank"` // -1 when none was planted
+	StageImbalance  float64      `json:"stage_imbalance"` // max stage compute / mean stage compute
+	SlowRank        int          `json:"slow_rank"`       // -1 when none was planted
 	IdealBubble     float64      `json:"ideal_bubble_fraction"`
+	TP              int          `json:"tp"`
+	PP              int          `json:"pp"`
+	DP              int          `json:"dp"`
 }
 
 // TruthRank is one rank's figures, per step averaged over Steps.
@@ -30,6 +40,8 @@ type TruthRank struct {
 	IdleNs         int64            `json:"idle_ns"`
 	BubbleNs       int64            `json:"bubble_ns"`
 	BubbleFraction float64          `json:"bubble_fraction"`
+	FillDrainNs    int64            `json:"fill_drain_bubble_ns"` // bubble before the first backward or after the last forward compute
+	SteadyBubbleNs int64            `json:"steady_bubble_ns"`
 	CommNs         map[string]int64 `json:"comm_ns"`
 	ExposedNs      map[string]int64 `json:"exposed_ns"`
 }
@@ -38,4 +50,121 @@ type TruthRank struct {
 type TruthStage struct {
 	Stage     int   `json:"stage"`
 	ComputeNs int64 `json:"compute_ns"`
+}
+
+// stepFigures are one rank's figures for one step.
+type stepFigures struct {
+	window, compute, idle, bubble, fillDrain int64
+	comm, exposed                            [nAxes]int64
+}
+
+// The communication axes truth reports, indexed like truthAxes.
+const nAxes = 3
+
+var truthAxes = [nAxes]model.Axis{model.AxisTP, model.AxisPP, model.AxisDP}
+
+func (s *sim) truth() Truth {
+	c := s.cfg
+	t := Truth{Config: *c, WorldSize: c.World(), Schedule: c.Schedule, Microbatches: c.Microbatches,
+		SlowRank: -1, TP: c.TP, PP: c.PP, DP: c.DP,
+		IdealBubble: float64(c.PP-1) / float64(c.Microbatches+c.PP-1)}
+	if c.SlowRank >= 0 && c.SlowFactor > 1 {
+		t.SlowRank = c.SlowRank
+	}
+	for k := range c.Steps {
+		t.Steps = append(t.Steps, c.FirstStep+k)
+	}
+	t.StepNs = s.jobStepNs()
+	for r := range s.ranks {
+		t.Ranks = append(t.Ranks, s.truthRank(r))
+	}
+	t.Stages, t.BottleneckStage, t.StageImbalance = stageFigures(t.Ranks, c.PP)
+	return t
+}
+
+// jobStepNs is the mean over steps of (latest window end − earliest start).
+func (s *sim) jobStepNs() int64 {
+	var sum int64
+	for k := range s.cfg.Steps {
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for _, st := range s.ranks {
+			lo, hi = min(lo, st.stepStart[k]), max(hi, st.stepEnd[k])
+		}
+		sum += hi - lo
+	}
+	return meanNs(sum, s.cfg.Steps)
+}
+
+func meanNs(sum int64, n int) int64 { return (sum + int64(n)/2) / int64(n) }
+
+func (s *sim) truthRank(r int) TruthRank {
+	c := s.cfg
+	tp, pp, dp := c.Coord(r)
+	host := r / c.GPUsPerHost
+	tr := TruthRank{Rank: r, Host: c.Host(r), TP: tp, PP: pp, DP: dp,
+		ClockOffsetNs: s.hostOffsets[host] - s.hostOffsets[0],
+		CommNs:        map[string]int64{}, ExposedNs: map[string]int64{}}
+	var sum stepFigures
+	var frac float64
+	for k := range c.Steps {
+		f := s.stepFigures(r, int32(k))
+		sum.add(f)
+		frac += float64(f.bubble) / float64(f.window)
+	}
+	n := c.Steps
+	tr.StepNs, tr.ComputeNs, tr.IdleNs = meanNs(sum.window, n), meanNs(sum.compute, n), meanNs(sum.idle, n)
+	tr.BubbleNs, tr.FillDrainNs = meanNs(sum.bubble, n), meanNs(sum.fillDrain, n)
+	tr.SteadyBubbleNs = meanNs(sum.bubble-sum.fillDrain, n)
+	tr.BubbleFraction = round6(frac / float64(n))
+	for i, a := range truthAxes {
+		if s.axisSize(a) > 1 {
+			tr.CommNs[a.String()], tr.ExposedNs[a.String()] = meanNs(sum.comm[i], n), meanNs(sum.exposed[i], n)
+		}
+	}
+	return tr
+}
+
+func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+func (s *sim) axisSize(a model.Axis) int {
+	switch a {
+	case model.AxisTP:
+		return s.cfg.TP
+	case model.AxisPP:
+		return s.cfg.PP
+	}
+	return s.cfg.DP
+}
+
+func (f *stepFigures) add(g stepFigures) {
+	f.window += g.window
+	f.compute += g.compute
+	f.idle += g.idle
+	f.bubble += g.bubble
+	f.fillDrain += g.fillDrain
+	for i := range f.comm {
+		f.comm[i] += g.comm[i]
+		f.exposed[i] += g.exposed[i]
+	}
+}
+
+// stageFigures averages compute over each stage's ranks and finds the
+// bottleneck stage and the imbalance.
+func stageFigures(ranks []TruthRank, p int) ([]TruthStage, int, float64) {
+	sums, counts := make([]int64, p), make([]int, p)
+	for _, r := range ranks {
+		sums[r.PP] += r.ComputeNs
+		counts[r.PP]++
+	}
+	stages, best := make([]TruthStage, p), 0
+	var total int64
+	for i := range stages {
+		stages[i] = TruthStage{Stage: i, ComputeNs: meanNs(sums[i], counts[i])}
+		total += stages[i].ComputeNs
+		if stages[i].ComputeNs > stages[best].ComputeNs {
+			best = i
+		}
+	}
+	mean := float64(total) / float64(p)
+	return stages, best, round6(float64(stages[best].ComputeNs) / mean)
 }

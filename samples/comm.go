@@ -1,0 +1,89 @@
+package samples
+
+import "github.com/tpptrace/tpptrace/ingest/model"
+
+// collNames are the kernel and the c10d CPU op of each collective.
+var collNames = map[model.Op][2]string{
+	model.OpAllReduce:     {ncclAllReduce, "c10d::allreduce_"},
+	model.OpReduceScatter: {ncclReduceScatter, "c10d::_reduce_scatter_base_"},
+	model.OpAllGather:     {ncclAllGather, "c10d::_allgather_base_"},
+	model.OpSend:          {ncclSendRecv, "c10d::send"},
+	model.OpRecv:          {ncclSendRecv, "c10d::recv_"},
+}
+
+// axisClass maps a group's axis to an op class.
+func axisClass(a model.Axis) opClass {
+	switch a {
+	case model.AxisTP:
+		return classTP
+	case model.AxisPP:
+		return classPP
+	}
+	return classDP
+}
+
+// collective appends a collective over group g whose input is the last
+// compute kernel (and a pending all-reduce, if any).
+func (b *builder) collective(o model.Op, g int32, sl slot, ph phase, mb, step int32, bytes int64) int32 {
+	k := instKey{group: g, src: -1, dst: -1}
+	return b.addComm(o, k, sl, ph, mb, step, bytes, -1, [2]int32{b.last, b.waits[0]})
+}
+
+// p2p appends a send to or a recv from the same (tp, dp) rank of stage
+// peerStage, on the PP group. Seq counts the transfers of one direction.
+func (b *builder) p2p(o model.Op, peerStage int, sl slot, ph phase, mb, step int32) int32 {
+	c := b.sim.cfg
+	tp, _, dp := c.Coord(b.r)
+	peer := int32(c.RankOf(tp, peerStage, dp))
+	k := instKey{group: b.sim.ppOf[b.r], src: int32(b.r), dst: peer}
+	deps := [2]int32{b.last, b.waits[0]}
+	if o == model.OpRecv {
+		k.src, k.dst, deps = peer, int32(b.r), [2]int32{-1, -1}
+	}
+	return b.addComm(o, k, sl, ph, mb, step, c.ActivationBytes, peer, deps)
+}
+
+func (b *builder) addComm(o model.Op, k instKey, sl slot, ph phase, mb, step int32, bytes int64, peer int32, deps [2]int32) int32 {
+	ck := k
+	k.seq = b.seqs[ck]
+	b.seqs[ck]++
+	names := collNames[o]
+	return b.add(op{class: axisClass(b.sim.groups[k.group].axis), slot: sl, phase: ph, kernel: names[0], cpuOp: names[1],
+		deps: deps, inst: b.sim.instance(k, bytes, o), seq: k.seq, coll: o, peer: peer, micro: mb, step: step})
+}
+
+// dpBuckets appends n gradient buckets from bucket first over the DP group.
+func (b *builder) dpBuckets(first, n int, step int32, ph phase) {
+	c := b.sim.cfg
+	if c.DP < 2 {
+		return
+	}
+	o := model.OpAllReduce
+	if c.DistOptimizer {
+		o = model.OpReduceScatter
+	}
+	bytes := c.GradBytesPerLayer * int64(c.LayersPerStage) / int64(c.DPBuckets)
+	for range n {
+		b.lastDP = b.collective(o, b.sim.dpOf[b.r], slotDP, ph, -1, step, bytes)
+		b.done++
+	}
+}
+
+func (b *builder) bucketsDone() int { return b.done }
+
+// optimizer appends the gradient-norm and Adam kernels, after the DP sync;
+// with the distributed optimizer the updated parameters are all-gathered.
+func (b *builder) optimizer(step int32) {
+	c := b.sim.cfg
+	if b.lastDP >= 0 {
+		b.wait(b.lastDP)
+	}
+	base := c.OptimizerNs * int64(c.LayersPerStage)
+	b.compute(kernelSpec{normKern, "aten::_foreach_norm", 0.25, false}, base, phaseOpt, -1, step)
+	b.compute(kernelSpec{adamKern, "aten::_fused_adam_", 0.75, false}, base, phaseOpt, -1, step)
+	if c.DistOptimizer && c.DP > 1 {
+		bytes := c.GradBytesPerLayer * int64(c.LayersPerStage) / 2
+		b.collective(model.OpAllGather, b.sim.dpOf[b.r], slotDP, phaseOpt, -1, step, bytes)
+	}
+	b.lastDP, b.done = -1, 0
+}

@@ -1,0 +1,122 @@
+package samples
+
+import (
+	"fmt"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// Clock constants of the written traces.
+const (
+	// BaseTimeNs is the epoch ns every rank's times count from (Kineto's
+	// baseTimeNanoseconds, the same on all ranks of a job).
+	BaseTimeNs = int64(1_711_964_646_000_000_000)
+	// traceOriginNs is true time 0 on a clock with offset 0, relative to
+	// BaseTimeNs (51 days into the quarter, as in real traces).
+	traceOriginNs = int64(4_458_676_522_000_000)
+	pidBase       = 2_910_000
+)
+
+// emitter writes the model of what each rank's profiler records.
+type emitter struct {
+	s     *sim
+	t     *model.Trace
+	comms []int32 // group index → Trace.Comms index
+	corr  int64
+}
+
+func (s *sim) emit() *model.Trace {
+	e := &emitter{s: s, t: &model.Trace{}}
+	for _, g := range s.groups {
+		e.comms = append(e.comms, e.t.AddComm(model.Communicator{ID: g.name, Name: g.name, Desc: g.desc, Members: g.members}))
+	}
+	for r := range s.progs {
+		e.rank(r)
+	}
+	e.t.Events.Sort()
+	return e.t
+}
+
+// PID returns the OS process id the generator gives rank r (its main
+// thread has the same id).
+func PID(r int) int64 { return int64(pidBase + 131*r) }
+
+// rankCtx is what emitting one rank needs.
+type rankCtx struct {
+	r       int32
+	off     int64 // true time → rank clock
+	thread  int32
+	streams [nSlots]int32
+}
+
+func (e *emitter) rank(r int) {
+	c := e.s.cfg
+	e.t.AddRank(model.Rank{Rank: int32(r), Host: c.Host(r), PID: PID(r), LocalGPU: int32(r % c.GPUsPerHost),
+		GPUName: c.GPUName, Coord: model.UnknownCoord, Source: -1, ClockBase: BaseTimeNs})
+	x := &rankCtx{r: int32(r), off: traceOriginNs + e.s.hostOffsets[r/c.GPUsPerHost]}
+	x.thread = e.t.AddStream(model.Stream{Rank: int32(r), ID: PID(r), Device: -1,
+		Name: fmt.Sprintf("thread %d (pt_main_thread)", PID(r))})
+	for i := range x.streams {
+		x.streams[i] = -1
+	}
+	e.stepAnnotations(x)
+	e.phaseAnnotations(x)
+	prog := e.s.progs[r]
+	for i := range prog {
+		e.op(x, &prog[i], i)
+	}
+}
+
+// stream returns the model stream of slot sl, adding it on first use.
+func (e *emitter) stream(x *rankCtx, sl slot) int32 {
+	if x.streams[sl] < 0 {
+		dev := int32(int(x.r) % e.s.cfg.GPUsPerHost)
+		x.streams[sl] = e.t.AddStream(model.Stream{Rank: x.r, GPU: true, ID: streamIDs[sl], Device: dev,
+			Name: fmt.Sprintf("stream %d", streamIDs[sl])})
+	}
+	return x.streams[sl]
+}
+
+// cpu appends a CPU-side event [lo, hi) (true time) on the main thread.
+func (e *emitter) cpu(x *rankCtx, k model.Kind, name string, lo, hi, corr int64) {
+	ev := model.NewEvent(x.r, k, e.t.Names.Intern(name), lo+x.off, hi-lo)
+	ev.Stream, ev.Corr = x.thread, corr
+	e.t.AddEvent(ev)
+}
+
+func (e *emitter) stepAnnotations(x *rankCtx) {
+	st := &e.s.ranks[x.r]
+	for k := range e.s.cfg.Steps {
+		e.cpu(x, model.KindAnnotation, fmt.Sprintf(StepFmt, e.s.cfg.FirstStep+k), st.stepStart[k], st.stepEnd[k], -1)
+	}
+}
+
+// phaseAnnotations wraps each run of ops of one (phase, microbatch) in a
+// user annotation: forward_step#i, backward_step#i, the DP sync, the optimizer.
+func (e *emitter) phaseAnnotations(x *rankCtx) {
+	st, prog := &e.s.ranks[x.r], e.s.progs[x.r]
+	for i := 0; i < len(prog); {
+		j := i
+		for j+1 < len(prog) && prog[j+1].phase == prog[i].phase && prog[j+1].micro == prog[i].micro && prog[j+1].step == prog[i].step {
+			j++
+		}
+		if name := phaseName(&prog[i]); name != "" {
+			e.cpu(x, model.KindAnnotation, name, st.cpuStart[i], st.cpuEnd[j], -1)
+		}
+		i = j + 1
+	}
+}
+
+func phaseName(o *op) string {
+	switch o.phase {
+	case phaseFwd:
+		return fmt.Sprintf(ForwardFmt, o.micro)
+	case phaseBwd:
+		return fmt.Sprintf(BackwardFmt, o.micro)
+	case phaseDP:
+		return DPSyncName
+	case phaseOpt:
+		return OptimName
+	}
+	return ""
+}

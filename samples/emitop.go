@@ -1,0 +1,81 @@
+package samples
+
+import (
+	"fmt"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// op emits op i's CPU events, launch and kernel.
+func (e *emitter) op(x *rankCtx, o *op, i int) {
+	st := &e.s.ranks[x.r]
+	lo, hi := st.cpuStart[i], st.cpuEnd[i]
+	if o.class == classSync {
+		e.cpu(x, model.KindRuntime, syncName, lo, hi, -1)
+		return
+	}
+	e.corr++
+	launch := lo + e.s.launchOffset(o)
+	ldur := e.s.cfg.LaunchNs / 2
+	if o.class == classCompute {
+		e.cpu(x, model.KindCPUOp, o.cpuOp, lo, hi, -1)
+		e.cpu(x, model.KindRuntime, launchName, launch, launch+ldur, e.corr)
+		e.kernel(x, o, i, model.KindCompute, -1)
+		return
+	}
+	e.commCPU(x, o, lo, hi)
+	e.cpu(x, model.KindRuntime, launchExC, launch, launch+ldur, e.corr)
+	e.kernel(x, o, i, model.KindComm, e.collective(o))
+}
+
+// commCPU emits the c10d op, record_param_comms and the nccl:* annotation
+// around a collective's launch; batched p2p without metadata only shows
+// nccl:coalesced.
+func (e *emitter) commCPU(x *rankCtx, o *op, lo, hi int64) {
+	d := e.s.cfg.LaunchNs / 6
+	if o.coll.PointToPoint() && !e.s.cfg.P2PMetadata {
+		e.cpu(x, model.KindAnnotation, "nccl:coalesced", lo+2*d, hi-2*d, -1)
+		return
+	}
+	e.cpu(x, model.KindCPUOp, o.cpuOp, lo, hi, -1)
+	e.cpu(x, model.KindCPUOp, RecordParamComms, lo+d, hi-d, -1)
+	e.cpu(x, model.KindAnnotation, ncclTitle(o, x.r), lo+2*d, hi-2*d, -1)
+}
+
+// RecordParamComms is the CPU op that carries a collective's metadata.
+const RecordParamComms = "record_param_comms"
+
+// ncclTitle is ProcessGroupNCCL's profiling title of a collective.
+func ncclTitle(o *op, rank int32) string {
+	switch o.coll {
+	case model.OpSend:
+		return fmt.Sprintf("nccl:send %d->%d", rank, o.peer)
+	case model.OpRecv:
+		return fmt.Sprintf("nccl:recv %d<-%d", rank, o.peer)
+	case model.OpReduceScatter:
+		return "nccl:_reduce_scatter_base"
+	case model.OpAllGather:
+		return "nccl:_all_gather_base"
+	}
+	return "nccl:all_reduce"
+}
+
+func (e *emitter) kernel(x *rankCtx, o *op, i int, k model.Kind, coll int32) {
+	st := &e.s.ranks[x.r]
+	ev := model.NewEvent(x.r, k, e.t.Names.Intern(o.kernel), st.start[i]+x.off, st.end[i]-st.start[i])
+	ev.Stream, ev.Corr, ev.Coll = e.stream(x, o.slot), e.corr, coll
+	e.t.AddEvent(ev)
+}
+
+// collective adds the collective row of a communication kernel as the
+// profiler records it: batched p2p without metadata is only known to be a
+// send/recv kernel.
+func (e *emitter) collective(o *op) int32 {
+	if o.coll.PointToPoint() && !e.s.cfg.P2PMetadata {
+		return e.t.Colls.Append(model.NewCollective(model.OpSendRecv))
+	}
+	in := &e.s.insts[o.inst]
+	g := in.key.group
+	return e.t.Colls.Append(model.Collective{Op: o.coll, Bytes: in.bytes, DType: e.t.Names.Intern(dtypeBF16),
+		Comm: e.comms[g], Seq: o.seq, Peer: o.peer, GroupSize: int32(len(e.s.groups[g].members))})
+}

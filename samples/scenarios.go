@@ -1,0 +1,98 @@
+package samples
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Scenario is a named configuration with a one-line purpose.
+type Scenario struct {
+	Name    string
+	Summary string
+	Config  func() Config
+}
+
+// Scenarios is the registry used by tests and `tpptrace samples gen`.
+var Scenarios = []Scenario{
+	{"default", "TP2 PP4 DP2, m=8, 1F1B, rank 5 20% slower, last stage 15% heavier, ±300 µs host offsets, DP sync not overlapped", defaultScenario},
+	{"balanced-1f1b", "TP2 PP4 DP2, m=8, 1F1B, no imbalance: the bubble is the ideal (p−1)/(m+p−1) plus transfers", balanced1F1B},
+	{"balanced-gpipe", "as balanced-1f1b with the GPipe schedule", balancedGPipe},
+	{"slow-last-stage", "TP2 PP4 DP1, the last stage 30% heavier: it is the bottleneck", slowLastStage},
+	{"slow-rank", "TP2 PP2 DP2, rank 3 20% slower: its TP peer waits in all-reduce, the pipeline stretches", slowRank},
+	{"clock-skew", "TP2 PP2 DP2 on 4 GPUs per host, host clocks ±300 µs apart", clockSkew},
+	{"dp-overlap", "TP1 PP2 DP4, gradient sync in buckets overlapped with the last backward (distributed optimizer)", dpOverlap},
+	{"dp-exposed", "TP1 PP2 DP4, gradient all-reduce after the backward over the network: exposed DP time", dpExposed},
+	{"p2p-nometa", "TP2 PP4 DP1, batched p2p: send/recv kernels carry no metadata; no group descriptions", p2pNoMeta},
+	{"big-64", "TP4 PP4 DP4 (64 ranks, 8 hosts), 3 steps, for benchmarks", big64},
+}
+
+// Lookup returns the configuration of the named scenario.
+func Lookup(name string) (Config, error) {
+	i := slices.IndexFunc(Scenarios, func(s Scenario) bool { return s.Name == name })
+	if i < 0 {
+		return Config{}, fmt.Errorf("unknown scenario %q (see 'tpptrace samples list')", name)
+	}
+	c := Scenarios[i].Config()
+	c.Name = name
+	return c, nil
+}
+
+func defaultScenario() Config {
+	c := DefaultConfig()
+	c.SlowRank, c.SlowFactor = 5, 1.2
+	c.StageScale = []float64{1, 1, 1, 1.15}
+	c.MaxHostOffsetNs = 300_000
+	c.Seed = 42
+	return c
+}
+
+func balanced1F1B() Config { return DefaultConfig() }
+
+func balancedGPipe() Config {
+	c := DefaultConfig()
+	c.Schedule = ScheduleGPipe
+	return c
+}
+
+func slowLastStage() Config {
+	c := DefaultConfig()
+	c.DP, c.StageScale = 1, []float64{1, 1, 1, 1.3}
+	return c
+}
+
+func slowRank() Config {
+	c := DefaultConfig()
+	c.PP, c.SlowRank, c.SlowFactor = 2, 3, 1.2
+	return c
+}
+
+func clockSkew() Config {
+	c := DefaultConfig()
+	c.PP, c.GPUsPerHost, c.MaxHostOffsetNs, c.Seed = 2, 4, 300_000, 7
+	return c
+}
+
+func dpOverlap() Config {
+	c := dpExposed()
+	c.DPOverlap, c.DistOptimizer, c.DPBuckets, c.LayersPerStage = true, true, 4, 4
+	return c
+}
+
+func dpExposed() Config {
+	c := DefaultConfig()
+	c.TP, c.PP, c.DP, c.GPUsPerHost = 1, 2, 4, 2
+	return c
+}
+
+func p2pNoMeta() Config {
+	c := DefaultConfig()
+	c.DP, c.P2PMetadata, c.Descriptions = 1, false, false
+	return c
+}
+
+func big64() Config {
+	c := DefaultConfig()
+	c.TP, c.PP, c.DP, c.Steps, c.Microbatches, c.LayersPerStage = 4, 4, 4, 3, 8, 1
+	c.MaxHostOffsetNs = 200_000
+	return c
+}

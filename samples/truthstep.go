@@ -1,0 +1,54 @@
+package samples
+
+// stepFigures computes rank r's figures for step k from the ground-truth
+// timeline, per docs/semantics.md: lengths of unions of GPU intervals clipped
+// to the step window.
+func (s *sim) stepFigures(r int, k int32) stepFigures {
+	st, prog := &s.ranks[r], s.progs[r]
+	lo, hi := st.stepStart[k], st.stepEnd[k]
+	var byClass [classSync][]span
+	firstBwd, lastFwd := hi, lo
+	for i := range prog {
+		o := &prog[i]
+		if o.step != k || o.class == classSync {
+			continue
+		}
+		sp := span{st.start[i], st.end[i]}
+		byClass[o.class] = append(byClass[o.class], sp)
+		if o.class == classCompute && o.phase == phaseBwd {
+			firstBwd = min(firstBwd, sp.lo)
+		}
+		if o.class == classCompute && o.phase == phaseFwd {
+			lastFwd = max(lastFwd, sp.hi)
+		}
+	}
+	return figures(byClass, lo, hi, firstBwd, lastFwd)
+}
+
+// figures measures one window given the GPU spans of each class.
+func figures(by [classSync][]span, lo, hi, firstBwd, lastFwd int64) stepFigures {
+	cat := func(cs ...opClass) []span {
+		var out []span
+		for _, c := range cs {
+			out = append(out, by[c]...)
+		}
+		return out
+	}
+	f := stepFigures{window: hi - lo}
+	f.compute = unionLen(cat(classCompute), lo, hi)
+	f.idle = f.window - unionLen(cat(classCompute, classTP, classPP, classDP), lo, hi)
+	busy := union(clip(cat(classCompute, classTP, classDP), lo, hi))
+	bubble := gaps(busy, lo, hi)
+	for _, x := range bubble {
+		f.bubble += x.hi - x.lo
+	}
+	f.fillDrain = f.bubble
+	if lastFwd > firstBwd {
+		f.fillDrain = overlap(bubble, lo, firstBwd) + overlap(bubble, lastFwd, hi)
+	}
+	for i, c := range []opClass{classTP, classPP, classDP} {
+		f.comm[i] = unionLen(cat(c), lo, hi)
+		f.exposed[i] = unionLen(cat(c, classCompute), lo, hi) - f.compute
+	}
+	return f
+}

@@ -1,0 +1,157 @@
+package samples
+
+import (
+	"testing"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// simulateAll runs every scenario (big-64 included) once per test binary.
+var simulated = map[string]*Job{}
+
+func scenarioJob(t *testing.T, name string) *Job {
+	t.Helper()
+	if j, ok := simulated[name]; ok {
+		return j
+	}
+	c, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := Simulate(c)
+	if err != nil {
+		t.Fatalf("simulate %s: %v", name, err)
+	}
+	simulated[name] = j
+	return j
+}
+
+func TestScenariosAreValidTraces(t *testing.T) {
+	for _, sc := range Scenarios {
+		t.Run(sc.Name, func(t *testing.T) {
+			j := scenarioJob(t, sc.Name)
+			if err := j.Trace.Validate(); err != nil {
+				t.Fatalf("Validate: %v", err)
+			}
+			checkCollectivesEndTogether(t, j)
+			checkStreamsSerial(t, j.Trace)
+			checkKernelsInsideSteps(t, j)
+		})
+	}
+}
+
+type memberKey struct {
+	comm     int32
+	src, dst int32
+	seq      int64
+}
+
+// checkCollectivesEndTogether: members of an instance end at the same
+// aligned time, there are as many as the communicator (2 for p2p), and a
+// recv ends after its send started.
+func checkCollectivesEndTogether(t *testing.T, j *Job) {
+	tr, ev := j.Trace, &j.Trace.Events
+	ends, starts, counts := map[memberKey]int64{}, map[memberKey]int64{}, map[memberKey]int{}
+	for i := range ev.Len() {
+		c := ev.Coll[i]
+		if c < 0 || tr.Colls.Comm[c] < 0 {
+			continue
+		}
+		k, want := instanceKey(tr, i)
+		aligned := ev.Start[i] + ev.Dur[i] - j.Truth.Ranks[ev.Rank[i]].ClockOffsetNs
+		if prev, ok := ends[k]; ok && prev != aligned {
+			t.Fatalf("instance %+v: member rank %d ends at %d, another at %d", k, ev.Rank[i], aligned, prev)
+		}
+		ends[k], counts[k] = aligned, counts[k]+1
+		if tr.Colls.Op[c] == model.OpSend {
+			starts[k] = ev.Start[i] - j.Truth.Ranks[ev.Rank[i]].ClockOffsetNs
+		}
+		if counts[k] == want && counts[k] == 2 && tr.Colls.Op[c].PointToPoint() && ends[k] <= starts[k] {
+			t.Fatalf("p2p %+v: recv ends at %d, not after the send started at %d", k, ends[k], starts[k])
+		}
+	}
+	for k, n := range counts {
+		if _, want := keyWant(tr, k); n != want {
+			t.Fatalf("instance %+v has %d members, want %d", k, n, want)
+		}
+	}
+}
+
+func instanceKey(tr *model.Trace, i int) (memberKey, int) {
+	c, r := tr.Events.Coll[i], tr.Events.Rank[i]
+	k := memberKey{comm: tr.Colls.Comm[c], src: -1, dst: -1, seq: tr.Colls.Seq[c]}
+	switch tr.Colls.Op[c] {
+	case model.OpSend:
+		k.src, k.dst = r, tr.Colls.Peer[c]
+	case model.OpRecv:
+		k.src, k.dst = tr.Colls.Peer[c], r
+	}
+	return keyWant(tr, k)
+}
+
+func keyWant(tr *model.Trace, k memberKey) (memberKey, int) {
+	if k.src >= 0 {
+		return k, 2
+	}
+	return k, len(tr.Comms[k.comm].Members)
+}
+
+// checkStreamsSerial: no two kernels overlap on one stream.
+func checkStreamsSerial(t *testing.T, tr *model.Trace) {
+	lastEnd := map[int32]int64{}
+	ev := &tr.Events
+	for i := range ev.Len() {
+		if !ev.Kind[i].OnGPU() {
+			continue
+		}
+		s := ev.Stream[i]
+		if e, ok := lastEnd[s]; ok && ev.Start[i] < e {
+			t.Fatalf("kernel %d (%s) on stream %d starts at %d before the previous ends at %d", i, tr.Name(i), s, ev.Start[i], e)
+		}
+		lastEnd[s] = ev.Start[i] + ev.Dur[i]
+	}
+}
+
+// checkKernelsInsideSteps: every kernel lies inside one ProfilerStep window
+// of its rank, and every kernel has a launch with its correlation id.
+func checkKernelsInsideSteps(t *testing.T, j *Job) {
+	tr, ev := j.Trace, &j.Trace.Events
+	launches := map[[2]int64]bool{}
+	for i := range ev.Len() {
+		if ev.Kind[i] == model.KindRuntime && ev.Corr[i] >= 0 {
+			launches[[2]int64{int64(ev.Rank[i]), ev.Corr[i]}] = true
+		}
+	}
+	for _, r := range tr.Ranks {
+		lo, hi := ev.RankRange(r.Rank)
+		var wins [][2]int64
+		for i := lo; i < hi; i++ {
+			if ev.Kind[i] == model.KindAnnotation && len(tr.Name(i)) > 13 && tr.Name(i)[:13] == "ProfilerStep#" {
+				wins = append(wins, [2]int64{ev.Start[i], ev.Start[i] + ev.Dur[i]})
+			}
+		}
+		if len(wins) != j.Config.Steps {
+			t.Fatalf("rank %d has %d step windows, want %d", r.Rank, len(wins), j.Config.Steps)
+		}
+		for i := lo; i < hi; i++ {
+			if !ev.Kind[i].OnGPU() {
+				continue
+			}
+			if !launches[[2]int64{int64(ev.Rank[i]), ev.Corr[i]}] {
+				t.Fatalf("kernel %d of rank %d has no launch with correlation %d", i, r.Rank, ev.Corr[i])
+			}
+			if !inside(wins, ev.Start[i], ev.Start[i]+ev.Dur[i]) {
+				t.Fatalf("kernel %d of rank %d at [%d,%d) is in no step window", i, r.Rank, ev.Start[i], ev.Start[i]+ev.Dur[i])
+			}
+		}
+	}
+}
+
+func inside(wins [][2]int64, lo, hi int64) bool {
+	for _, w := range wins {
+		if lo >= w[0] && hi <= w[1] {
+			return true
+		}
+	}
+	return false
+}
