@@ -1,8 +1,19 @@
 // Package layout decides the parallel layout of a job: which axis (TP, PP,
 // DP, CP, EP) each communicator serves and each rank's coordinates.
+//
+// Evidence is trusted in this order: the user's flags, process-group
+// descriptions (Megatron group names, DeviceMesh dimension names), member
+// sets equal to an already labelled group, then traffic (p2p-only pairs are
+// pipeline links; the busiest groups are tensor parallel, the quietest data
+// parallel). Pipeline send/recv kernels that carry no communicator are given
+// one. See docs/layout.md.
 package layout
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import (
+	"fmt"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
 
 // Flags are the user's overrides (--tp --pp --dp --cp --ep --order); zero
 // means "infer".
@@ -27,7 +38,86 @@ type Problem struct {
 }
 
 // Infer labels t.Comms[i].Axis/AxisBy and sets t.Ranks[i].Coord, and returns
-// the layout. (Being built.)
+// the layout. Pipeline p2p kernels without a communicator get a 2-member PP
+// communicator (Colls.Comm is set). Inconsistencies are reported as
+// Problems; only malformed flags give an error.
 func Infer(t *model.Trace, f Flags) (Layout, error) {
-	return Layout{TP: 1, PP: 1, DP: len(t.Ranks), Order: "tp-cp-ep-dp-pp", By: "single"}, nil
+	order, err := parseOrder(f.Order)
+	if err != nil {
+		return Layout{}, fmt.Errorf("layout: %w", err)
+	}
+	if err := f.check(); err != nil {
+		return Layout{}, fmt.Errorf("layout: %w", err)
+	}
+	world := worldSize(t)
+	labelByDescription(t)
+	linkPeers(t)
+	labelByMembers(t)
+	labelByTraffic(t)
+	l := decideSizes(t, f, world)
+	l.Order, l.Problems = orderOf(t, l, order, f.Order != "" || f.any())
+	assignCoords(t, l)
+	attributePeerless(t, l)
+	labelByLayout(t, l, f.any())
+	l.By = decidedBy(t, f.any())
+	l.Problems = append(l.Problems, problems(t, l, world)...)
+	return l, nil
+}
+
+func (f Flags) any() bool { return f.TP+f.PP+f.DP+f.CP+f.EP > 0 }
+
+func (f Flags) check() error {
+	for _, v := range []int{f.TP, f.PP, f.DP, f.CP, f.EP} {
+		if v < 0 {
+			return fmt.Errorf("parallel sizes must be positive, got %d", v)
+		}
+	}
+	return nil
+}
+
+// worldSize is the number of ranks: the rank table, or one more than the
+// highest rank any communicator names, whichever is larger.
+func worldSize(t *model.Trace) int {
+	n := len(t.Ranks)
+	if n > 0 {
+		n = max(n, int(t.Ranks[n-1].Rank)+1)
+	}
+	for _, c := range t.Comms {
+		for _, m := range c.Members {
+			n = max(n, int(m)+1)
+		}
+	}
+	return n
+}
+
+// size returns the layout's size of axis a (1 for axes it has none of).
+func (l Layout) size(a model.Axis) int {
+	switch a {
+	case model.AxisTP:
+		return l.TP
+	case model.AxisPP:
+		return l.PP
+	case model.AxisDP:
+		return l.DP
+	case model.AxisCP:
+		return l.CP
+	case model.AxisEP:
+		return l.EP
+	}
+	return 1
+}
+
+func (l *Layout) set(a model.Axis, v int) {
+	switch a {
+	case model.AxisTP:
+		l.TP = v
+	case model.AxisPP:
+		l.PP = v
+	case model.AxisDP:
+		l.DP = v
+	case model.AxisCP:
+		l.CP = v
+	case model.AxisEP:
+		l.EP = v
+	}
 }

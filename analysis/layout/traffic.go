@@ -1,0 +1,201 @@
+package layout
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// linkPeers gives p2p kernels with a known peer but no usable communicator
+// (none, an unlabelled one with more than two members, or the world group)
+// a 2-member communicator "p2p:a-b"; traffic labelling then calls it PP.
+func linkPeers(t *model.Trace) {
+	ev := &t.Events
+	for i := 0; i < ev.Len(); i++ {
+		c := ev.Coll[i]
+		if !isP2P(t, i) || t.Colls.Peer[c] < 0 || t.Colls.Peer[c] == ev.Rank[i] || !reassignable(t, t.Colls.Comm[c]) {
+			continue
+		}
+		a, b := min(ev.Rank[i], t.Colls.Peer[c]), max(ev.Rank[i], t.Colls.Peer[c])
+		t.Colls.Comm[c] = t.AddComm(model.Communicator{ID: fmt.Sprintf("p2p:%d-%d", a, b), Members: []int32{a, b}})
+	}
+}
+
+func isP2P(t *model.Trace, i int) bool {
+	c := t.Events.Coll[i]
+	return t.Events.Kind[i] == model.KindComm && c >= 0 && int(c) < t.Colls.Len() && t.Colls.Op[c].PointToPoint()
+}
+
+func reassignable(t *model.Trace, comm int32) bool {
+	if comm < 0 || int(comm) >= len(t.Comms) {
+		return true
+	}
+	c := t.Comms[comm]
+	return c.Axis == model.AxisWorld || c.Axis == model.AxisUnknown && len(c.Members) != 2
+}
+
+func membersKey(m []int32) string { return fmt.Sprint(m) }
+
+// labelByMembers labels an unknown communicator whose member set equals a
+// labelled one's.
+func labelByMembers(t *model.Trace) {
+	known := map[string]model.Axis{}
+	for _, c := range t.Comms {
+		if c.Axis != model.AxisUnknown && len(c.Members) > 0 {
+			known[membersKey(c.Members)] = c.Axis
+		}
+	}
+	for i := range t.Comms {
+		c := &t.Comms[i]
+		if a, ok := known[membersKey(c.Members)]; ok && c.Axis == model.AxisUnknown {
+			c.Axis, c.AxisBy = a, model.AxisByMembers
+		}
+	}
+}
+
+// commStats counts one communicator's kernels.
+type commStats struct {
+	kernels, p2p, allToAll int
+}
+
+func countTraffic(t *model.Trace) []commStats {
+	st := make([]commStats, len(t.Comms))
+	ev := &t.Events
+	for i := 0; i < ev.Len(); i++ {
+		c := ev.Coll[i]
+		if ev.Kind[i] != model.KindComm || c < 0 || int(c) >= t.Colls.Len() || t.Colls.Comm[c] < 0 || int(t.Colls.Comm[c]) >= len(st) {
+			continue
+		}
+		s := &st[t.Colls.Comm[c]]
+		s.kernels++
+		switch op := t.Colls.Op[c]; {
+		case op.PointToPoint():
+			s.p2p++
+		case op == model.OpAllToAll:
+			s.allToAll++
+		}
+	}
+	return st
+}
+
+// labelByTraffic labels the communicators still unknown: p2p-only pairs are
+// PP; a group of every rank is WORLD when smaller groups exist, else DP;
+// groups mostly running all-to-all are EP; the rest, grouped by size and
+// stride (the groups of one axis share both), take TP, CP, DP in order of decreasing kernels per member and step.
+func labelByTraffic(t *model.Trace) {
+	st := countTraffic(t)
+	world := worldSize(t)
+	smaller := false
+	for i, c := range t.Comms {
+		smaller = smaller || len(c.Members) >= 2 && len(c.Members) < world && (st[i].kernels > 0 || c.Axis != model.AxisUnknown)
+	}
+	classes := map[[2]int32][]int{} // (member count, stride) → unknown communicators
+	for i := range t.Comms {
+		c := &t.Comms[i]
+		if c.Axis != model.AxisUnknown || len(c.Members) < 2 {
+			continue
+		}
+		switch s := st[i]; {
+		case s.kernels > 0 && s.p2p == s.kernels && len(c.Members) == 2:
+			c.Axis, c.AxisBy = model.AxisPP, model.AxisByTraffic
+		case len(c.Members) == world:
+			c.Axis, c.AxisBy = worldOrDP(smaller), model.AxisByTraffic
+		case s.kernels > 0 && 2*s.allToAll > s.kernels && !axisUsed(t, model.AxisEP):
+			c.Axis, c.AxisBy = model.AxisEP, model.AxisByTraffic
+		case s.kernels > 0:
+			k := [2]int32{int32(len(c.Members)), c.Members[1] - c.Members[0]}
+			classes[k] = append(classes[k], i)
+		}
+	}
+	labelClasses(t, st, classes)
+}
+
+// worldOrDP: a group of every rank is the default (WORLD) group when other
+// groups exist, else the data-parallel group of a pure DP job.
+func worldOrDP(smaller bool) model.Axis {
+	if smaller {
+		return model.AxisWorld
+	}
+	return model.AxisDP
+}
+
+func axisUsed(t *model.Trace, a model.Axis) bool {
+	return slices.ContainsFunc(t.Comms, func(c model.Communicator) bool { return c.Axis == a })
+}
+
+// labelClasses orders the size classes by kernels per member per step and
+// hands out the axes not already taken: the busiest TP, the quietest DP.
+func labelClasses(t *model.Trace, st []commStats, classes map[[2]int32][]int) {
+	type class struct {
+		comms []int
+		freq  float64
+	}
+	var cs []class
+	steps := float64(stepCount(t))
+	for _, ids := range classes {
+		var k, m int
+		for _, i := range ids {
+			k += st[i].kernels
+			m += len(t.Comms[i].Members)
+		}
+		cs = append(cs, class{ids, float64(k) / float64(m) / steps})
+	}
+	slices.SortFunc(cs, func(a, b class) int { return cmp.Compare(b.freq, a.freq) })
+	var pool []model.Axis
+	for _, a := range []model.Axis{model.AxisTP, model.AxisCP, model.AxisDP} {
+		if !axisUsed(t, a) {
+			pool = append(pool, a)
+		}
+	}
+	for k, c := range cs {
+		a := pickAxis(pool, k, len(cs), c.freq)
+		for _, i := range c.comms {
+			t.Comms[i].Axis, t.Comms[i].AxisBy = a, model.AxisByTraffic
+		}
+	}
+}
+
+// busyPerStep is the kernels per member and step above which a lone group
+// class is taken for tensor parallelism (two all-reduces per layer and
+// pass) rather than data parallelism (a few buckets per step).
+const busyPerStep = 16
+
+// pickAxis gives class k of n (busiest first) its axis from pool. A lone
+// class is TP or DP by how busy it is when both are free.
+func pickAxis(pool []model.Axis, k, n int, freq float64) model.Axis {
+	hasTP, hasDP := slices.Contains(pool, model.AxisTP), slices.Contains(pool, model.AxisDP)
+	switch {
+	case n == 1 && hasTP && hasDP && freq >= busyPerStep:
+		return model.AxisTP
+	case n == 1 && hasDP:
+		return model.AxisDP
+	case n == 1 && hasTP:
+		return model.AxisTP
+	case k >= len(pool):
+		return model.AxisUnknown
+	case k == n-1:
+		return pool[len(pool)-1]
+	}
+	return pool[k]
+}
+
+// stepCount is the number of ProfilerStep annotations of the first rank
+// that has any, at least 1.
+func stepCount(t *model.Trace) int {
+	n, rank := 0, int32(-1)
+	ev := &t.Events
+	for i := 0; i < ev.Len(); i++ {
+		if ev.Kind[i] != model.KindAnnotation || !strings.HasPrefix(t.Name(i), "ProfilerStep#") {
+			continue
+		}
+		if rank >= 0 && ev.Rank[i] != rank {
+			break
+		}
+		rank = ev.Rank[i]
+		n++
+	}
+	return max(n, 1)
+}
