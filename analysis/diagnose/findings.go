@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 )
@@ -14,6 +15,7 @@ const (
 	remedyTP        = "keep each TP group inside one node (NVLink domain); check the rank order puts tp fastest"
 	remedyPP        = "overlap the pipeline send/recv with compute; check the stages' boundaries are balanced"
 	remedyDP        = "overlap the DP gradient sync with the backward pass (gradient buckets, overlap_grad_reduce)"
+	remedyOther     = "overlap the collective with independent compute, or reduce how often and how much it sends"
 	remedyImbalance = "re-partition layers between stages so that every stage takes about the mean"
 	remedySlow      = "inspect the slow GPU: clocks and throttle reasons, temperature, ECC errors, its host's load"
 	remedyTopology  = "fix the launch layout: rank order and the placement of TP groups on hosts"
@@ -38,7 +40,7 @@ type Problem struct {
 func Findings(res *result.Result, in Inputs) []result.Finding {
 	var fs []result.Finding
 	fs = append(fs, bubbleFinding(res)...)
-	for _, ax := range []string{"TP", "PP", "DP"} {
+	for _, ax := range []string{"TP", "PP", "DP", "CP", "EP", "other"} {
 		fs = append(fs, exposedFinding(res, ax)...)
 	}
 	fs = append(fs, imbalanceFinding(res, in.ImbalanceGainNs)...)
@@ -104,8 +106,10 @@ func exposedFinding(res *result.Result, ax string) []result.Finding {
 	if cost <= 0 {
 		return nil
 	}
-	kind, remedy := map[string]string{"TP": result.KindExposedTP, "PP": result.KindExposedPP, "DP": result.KindExposedDP}[ax],
-		map[string]string{"TP": remedyTP, "PP": remedyPP, "DP": remedyDP}[ax]
+	kind, remedy := "exposed_"+strings.ToLower(ax)+"_comm", remedyOther
+	if r, ok := map[string]string{"TP": remedyTP, "PP": remedyPP, "DP": remedyDP}[ax]; ok {
+		remedy = r
+	}
 	comm, _ := meanRanks(res, func(r result.RankStats) int64 { return r.CommNs[ax] })
 	f := result.Finding{Kind: kind, CostNs: cost, Ranks: ranks, Remedy: remedy,
 		Summary:  fmt.Sprintf("exposed %s communication: %s per step not hidden under compute", ax, dur(cost)),

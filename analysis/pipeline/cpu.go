@@ -8,7 +8,9 @@ import (
 
 // cpuToGPU maps CPU-side ops (annotation ranges on the host) to the span of
 // the GPU kernels launched inside them, linked through the correlation id of
-// the launching runtime call. Ops that launched nothing are dropped.
+// the launching runtime call: compute kernels only, so that a pass starts
+// with its first compute kernel (docs/semantics.md). Ops that launched no
+// compute are dropped.
 func cpuToGPU(t *model.Trace, r int32, cpu []Op) []Op {
 	if len(cpu) == 0 {
 		return nil
@@ -36,7 +38,7 @@ func kernelsByCorr(t *model.Trace, r int32) map[int64]int {
 	lo, hi := t.Events.RankRange(r)
 	m := map[int64]int{}
 	for i := lo; i < hi; i++ {
-		if k := t.Events.Kind[i]; (k == model.KindCompute || k == model.KindComm) && t.Events.Corr[i] >= 0 {
+		if t.Events.Kind[i] == model.KindCompute && t.Events.Corr[i] >= 0 {
 			m[t.Events.Corr[i]] = i
 		}
 	}

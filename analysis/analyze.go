@@ -1,0 +1,93 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/tpptrace/tpptrace/analysis/clock"
+	"github.com/tpptrace/tpptrace/analysis/layout"
+	"github.com/tpptrace/tpptrace/analysis/measure"
+	"github.com/tpptrace/tpptrace/analysis/pipeline"
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/analysis/steps"
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// Options steer an analysis. The zero value infers everything.
+type Options struct {
+	Layout    layout.Flags   // --tp --pp --dp --cp --ep --order
+	StepRegex *regexp.Regexp // ranges that delimit steps (nsys NVTX); nil: ProfilerStep#N
+	Steps     []int32        // iterations to analyse; nil: every complete one
+	Tool      string         // "tpptrace <version>", recorded in the Result
+	Progress  func(step string)
+}
+
+// Step is one named step of an analysis.
+type Step struct {
+	Name string
+	Help string // one line
+	Run  func(r *run) error
+}
+
+// Steps is the registry of analysis steps, in the order Analyze runs them.
+var Steps = []Step{
+	{"classify", "infer the parallel layout: each communicator's axis (TP/PP/DP/CP/EP) and each rank's coordinates", classify},
+	{"align", "match collective instances across ranks and estimate each host's clock offset from their common end", align},
+	{"segment", "find each rank's step windows (ProfilerStep#N, --step-regex ranges, or the DP-sync period)", segment},
+	{"measure", "per rank and step: compute, comm and exposed comm per axis, memcpy, idle, bubble; per collective: wait, transfer", measureStep},
+	{"pipeline", "detect the schedule (GPipe, 1F1B, interleaved) and m; ideal bubble; split bubbles into fill/drain and steady", pipelineStep},
+	{"diagnose", "stage imbalance, slow ranks, communicator α-β fits, ranked findings with cost, evidence and remedy", diagnoseStep},
+}
+
+// run is the state the steps share.
+type run struct {
+	t      *model.Trace
+	opts   Options
+	layout layout.Layout
+	inst   []clock.Instance
+	off    clock.Offsets
+	steps  steps.Steps
+	ranks  []rankRun // one per entry of t.Ranks that has step windows
+	tm     measure.Timings
+	res    *result.Result
+}
+
+// rankRun is one rank's measured state.
+type rankRun struct {
+	rank  int32
+	stage int
+	act   measure.Activity
+	figs  []measure.Figures // one per analysed step
+	pipe  pipeline.Rank
+	ops   [][]pipeline.Op // per step
+}
+
+// Analyze runs every step of Steps on t (which it annotates: communicator
+// axes, rank coordinates, event iterations) and returns the Result.
+func Analyze(ctx context.Context, t *model.Trace, opts Options) (*result.Result, error) {
+	r := &run{t: t, opts: opts, res: newResult(t, opts)}
+	for _, s := range Steps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(s.Name)
+		}
+		if err := s.Run(r); err != nil {
+			return nil, fmt.Errorf("analysis: %s: %w", s.Name, err)
+		}
+	}
+	return r.res, nil
+}
+
+func newResult(t *model.Trace, opts Options) *result.Result {
+	res := &result.Result{SchemaVersion: result.SchemaVersion, Tool: opts.Tool, BottleneckStage: -1}
+	for _, s := range t.Sources {
+		res.Sources = append(res.Sources, result.Source{Path: s.Path, Format: s.Format, Version: s.Version})
+	}
+	for _, s := range t.Skipped {
+		res.Skipped = append(res.Skipped, result.Skipped{Source: s.Source, Offset: s.Offset, Unit: s.Unit, Reason: s.Reason, Count: s.Count})
+	}
+	return res
+}

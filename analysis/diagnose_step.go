@@ -1,0 +1,55 @@
+package analysis
+
+import (
+	"github.com/tpptrace/tpptrace/analysis/diagnose"
+	"github.com/tpptrace/tpptrace/analysis/result"
+)
+
+// diagnoseStep names the bottleneck stage, the slow ranks, summarizes the
+// communicators, ranks the findings and keeps per-step and timeline views.
+func diagnoseStep(r *run) error {
+	n := len(r.steps.Iters)
+	gain := diagnose.Imbalance(r.res)
+	r.res.SlowRanks = diagnose.SlowRanks(r.res, diagnose.BlameOf(&r.tm, n, r.inSteps))
+	r.res.Comms = diagnose.Comms(r.t, &r.tm, n, r.inSteps)
+	in := diagnose.Inputs{ImbalanceGainNs: gain}
+	for _, p := range r.layout.Problems {
+		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Summary: p.Summary, Ranks: p.Ranks})
+	}
+	r.res.Findings = diagnose.Findings(r.res, in)
+	r.res.RankSteps = r.rankSteps()
+	r.res.Timeline = r.timeline(r.representative())
+	return nil
+}
+
+func (r *run) rankSteps() []result.RankStep {
+	var out []result.RankStep
+	for _, rr := range r.ranks {
+		for k, f := range rr.figs {
+			out = append(out, result.RankStep{Rank: int(rr.rank), Iteration: int(r.steps.Iters[k]),
+				StepNs: f.Window.Len(), ComputeNs: f.Compute, BubbleNs: f.Bubble})
+		}
+	}
+	return out
+}
+
+// representative is the analysed step whose length is the median.
+func (r *run) representative() int {
+	its := r.res.Iterations
+	best := 0
+	for i := range its {
+		below, above := 0, 0
+		for j := range its {
+			if its[j].DurationNs < its[i].DurationNs {
+				below++
+			} else if its[j].DurationNs > its[i].DurationNs {
+				above++
+			}
+		}
+		if below <= len(its)/2 && above <= len(its)/2 {
+			return i
+		}
+		best = i
+	}
+	return best
+}

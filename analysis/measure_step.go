@@ -1,0 +1,81 @@
+package analysis
+
+import (
+	"github.com/tpptrace/tpptrace/analysis/measure"
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// measureStep measures every rank that has step windows, in every step,
+// and times every collective instance.
+func measureStep(r *run) error {
+	for _, rk := range r.t.Ranks {
+		ws, ok := r.steps.ByRank[rk.Rank]
+		if !ok {
+			continue
+		}
+		rr := rankRun{rank: rk.Rank, stage: max(int(rk.Coord.PP), 0), act: measure.RankActivity(r.t, rk.Rank)}
+		for _, w := range ws {
+			rr.figs = append(rr.figs, rr.act.Measure(measure.Interval{Start: w.Start, End: w.End}))
+		}
+		r.ranks = append(r.ranks, rr)
+	}
+	r.tm = measure.Collectives(r.t, r.inst, r.off.Of)
+	r.res.Ranks = make([]result.RankStats, len(r.ranks))
+	for i := range r.ranks {
+		r.res.Ranks[i] = r.rankStats(&r.ranks[i])
+	}
+	r.addWaits()
+	return nil
+}
+
+// rankStats averages one rank's figures over the analysed steps.
+func (r *run) rankStats(rr *rankRun) result.RankStats {
+	rk := r.t.Ranks[r.t.FindRank(rr.rank)]
+	s := result.RankStats{Rank: int(rr.rank), Host: rk.Host, LocalGPU: int(rk.LocalGPU), TP: max(int(rk.Coord.TP), 0),
+		PP: rr.stage, DP: max(int(rk.Coord.DP), 0), ClockOffsetNs: r.off.Of(rr.rank),
+		CommNs: map[string]int64{}, ExposedNs: map[string]int64{}}
+	var win int64
+	for _, f := range rr.figs {
+		win += f.Window.Len()
+		s.ComputeNs += f.Compute
+		s.IdleNs += f.Idle
+		s.MemcpyNs += f.Memcpy
+		s.BubbleNs += f.Bubble
+		addAxes(s.CommNs, f.Comm)
+		addAxes(s.ExposedNs, f.Exposed)
+	}
+	n := int64(len(rr.figs))
+	s.StepNs, s.ComputeNs, s.IdleNs, s.MemcpyNs, s.BubbleNs = win/n, s.ComputeNs/n, s.IdleNs/n, s.MemcpyNs/n, s.BubbleNs/n
+	divAxes(s.CommNs, n)
+	divAxes(s.ExposedNs, n)
+	if win > 0 {
+		s.BubbleFraction = float64(s.BubbleNs*n) / float64(win)
+	}
+	return s
+}
+
+// axisKey is the Result key of an axis; unknown and world-wide
+// communication is reported under "other".
+func axisKey(a model.Axis) string {
+	switch a {
+	case model.AxisTP, model.AxisPP, model.AxisDP, model.AxisCP, model.AxisEP:
+		return a.String()
+	default:
+		return "other"
+	}
+}
+
+func addAxes(m map[string]int64, v [measure.NAxes]int64) {
+	for a, x := range v {
+		if x != 0 || a == int(model.AxisTP) || a == int(model.AxisPP) || a == int(model.AxisDP) {
+			m[axisKey(model.Axis(a))] += x
+		}
+	}
+}
+
+func divAxes(m map[string]int64, n int64) {
+	for k := range m {
+		m[k] /= n
+	}
+}

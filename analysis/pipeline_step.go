@@ -1,0 +1,106 @@
+package analysis
+
+import (
+	"github.com/tpptrace/tpptrace/analysis/measure"
+	"github.com/tpptrace/tpptrace/analysis/pipeline"
+	"github.com/tpptrace/tpptrace/analysis/result"
+)
+
+// pipelineStep finds each rank's forward/backward ops, votes on the
+// schedule, splits bubbles into fill/drain and steady state, and builds
+// the per-stage table.
+func pipelineStep(r *run) error {
+	p := r.res.Layout.PP
+	var votes []pipeline.Schedule
+	for i := range r.ranks {
+		votes = append(votes, r.rankPipeline(&r.ranks[i], &r.res.Ranks[i], p)...)
+	}
+	sched := pipeline.Schedule{Name: pipeline.NoPipeline}
+	if p > 1 {
+		sched = pipeline.Vote(votes)
+	}
+	r.res.Schedule, r.res.Microbatches = sched.Name, sched.M
+	if sched.V > 1 {
+		r.res.VirtualStages = sched.V
+	}
+	r.res.Stages = r.stages(pipeline.IdealBubble(p, sched.M, sched.V))
+	return nil
+}
+
+// rankPipeline fills one rank's fill/drain split and returns its
+// per-step schedule detections.
+func (r *run) rankPipeline(rr *rankRun, s *result.RankStats, p int) []pipeline.Schedule {
+	g := pipeline.Geometry{Stage: rr.stage, P: p, StageOf: r.stageOf}
+	rr.pipe = pipeline.ForRank(r.t, rr.rank, g)
+	var out []pipeline.Schedule
+	var fd, st int64
+	for _, f := range rr.figs {
+		ops, ring := rr.pipe.In(f.Window)
+		rr.ops = append(rr.ops, ops)
+		a, b, _ := pipeline.Split(f.Bubbles, ops, f.Window)
+		fd, st = fd+a, st+b
+		if len(ops) > 0 {
+			out = append(out, pipeline.Detect(ops, ring, g))
+		}
+	}
+	n := int64(max(len(rr.figs), 1))
+	s.BubbleFillDrainNs, s.BubbleSteadyNs = fd/n, st/n
+	return out
+}
+
+func (r *run) stageOf(rank int32) int {
+	i := r.t.FindRank(rank)
+	if i < 0 {
+		return -1
+	}
+	return int(r.t.Ranks[i].Coord.PP)
+}
+
+// stages averages the ranks of each stage.
+func (r *run) stages(ideal float64) []result.StageStats {
+	out := make([]result.StageStats, r.res.Layout.PP)
+	for s := range out {
+		out[s] = result.StageStats{Stage: s, IdealBubbleFraction: ideal, ExposedNs: map[string]int64{}}
+	}
+	for i := range r.ranks {
+		rr, rs := &r.ranks[i], &r.res.Ranks[i]
+		if rr.stage >= len(out) {
+			continue
+		}
+		st := &out[rr.stage]
+		st.Ranks = append(st.Ranks, rs.Rank)
+		st.ComputeNs += rs.ComputeNs
+		st.BubbleNs += rs.BubbleNs
+		st.BubbleFraction += rs.BubbleFraction
+		for k, v := range rs.ExposedNs {
+			st.ExposedNs[k] += v
+		}
+		fwd, bwd := r.phaseCompute(rr)
+		st.ForwardNs, st.BackwardNs = st.ForwardNs+fwd, st.BackwardNs+bwd
+	}
+	for s := range out {
+		averageStage(&out[s])
+	}
+	return out
+}
+
+func (r *run) phaseCompute(rr *rankRun) (fwd, bwd int64) {
+	for k, f := range rr.figs {
+		a, b := pipeline.PhaseCompute(rr.act.Compute.Clip(f.Window.Start, f.Window.End), rr.ops[k], measure.Interval(f.Window))
+		fwd, bwd = fwd+a, bwd+b
+	}
+	n := int64(max(len(rr.figs), 1))
+	return fwd / n, bwd / n
+}
+
+func averageStage(st *result.StageStats) {
+	n := int64(len(st.Ranks))
+	if n == 0 {
+		return
+	}
+	st.ComputeNs, st.BubbleNs, st.ForwardNs, st.BackwardNs = st.ComputeNs/n, st.BubbleNs/n, st.ForwardNs/n, st.BackwardNs/n
+	st.BubbleFraction /= float64(n)
+	for k := range st.ExposedNs {
+		st.ExposedNs[k] /= n
+	}
+}

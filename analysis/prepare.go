@@ -1,0 +1,90 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tpptrace/tpptrace/analysis/clock"
+	"github.com/tpptrace/tpptrace/analysis/layout"
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/analysis/steps"
+)
+
+// classify runs first: it gives pipeline send/recv kernels without a
+// communicator one, which matching needs.
+func classify(r *run) error {
+	l, err := layout.Infer(r.t, r.opts.Layout)
+	if err != nil {
+		return err
+	}
+	r.layout = l
+	r.res.WorldSize = len(r.t.Ranks)
+	r.res.Layout = result.Layout{TP: l.TP, PP: max(l.PP, 1), DP: l.DP, CP: l.CP, EP: l.EP, Order: l.Order, By: l.By}
+	return nil
+}
+
+func align(r *run) error {
+	r.inst = clock.Match(r.t)
+	r.off = clock.Align(r.t, r.inst)
+	r.res.Clock = result.ClockStats{Method: r.off.Method, ResidualNs: r.off.ResidualNs, Matched: r.off.Matched}
+	r.res.Warnings = append(r.res.Warnings, r.off.Warnings...)
+	return nil
+}
+
+func segment(r *run) error {
+	s, err := steps.Find(r.t, r.opts.StepRegex)
+	if err != nil {
+		return err
+	}
+	if len(r.opts.Steps) > 0 {
+		s = selectSteps(s, r.opts.Steps)
+	}
+	if len(s.Iters) == 0 {
+		return fmt.Errorf("no step is complete on every rank (method %s)", s.Method)
+	}
+	r.steps = s
+	r.res.Iterations = iterations(r)
+	r.res.StepNs = meanStep(r.res.Iterations)
+	return nil
+}
+
+// selectSteps keeps the iterations listed in want.
+func selectSteps(s steps.Steps, want []int32) steps.Steps {
+	out := steps.Steps{Method: s.Method, Dropped: s.Dropped, ByRank: map[int32][]steps.Window{}}
+	for i, it := range s.Iters {
+		if !slices.Contains(want, it) {
+			continue
+		}
+		out.Iters = append(out.Iters, it)
+		for rk, ws := range s.ByRank {
+			out.ByRank[rk] = append(out.ByRank[rk], ws[i])
+		}
+	}
+	return out
+}
+
+// iterations places each analysed step on the aligned clock: from the
+// earliest window start to the latest window end over ranks.
+func iterations(r *run) []result.Iteration {
+	out := make([]result.Iteration, len(r.steps.Iters))
+	for i, it := range r.steps.Iters {
+		lo, hi := int64(1<<62), int64(-1<<62)
+		for rk, ws := range r.steps.ByRank {
+			off := r.off.Of(rk)
+			lo, hi = min(lo, ws[i].Start-off), max(hi, ws[i].End-off)
+		}
+		out[i] = result.Iteration{Index: int(it), StartNs: lo, DurationNs: max(hi-lo, 0)}
+	}
+	return out
+}
+
+func meanStep(its []result.Iteration) int64 {
+	if len(its) == 0 {
+		return 0
+	}
+	var sum int64
+	for _, it := range its {
+		sum += it.DurationNs
+	}
+	return sum / int64(len(its))
+}

@@ -1,0 +1,109 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/tpptrace/tpptrace/analysis/measure"
+	"github.com/tpptrace/tpptrace/analysis/pipeline"
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// timeline classifies step k of every rank into segments on the aligned clock.
+func (r *run) timeline(k int) *result.Timeline {
+	if k < 0 || k >= len(r.res.Iterations) {
+		return nil
+	}
+	it := r.res.Iterations[k]
+	tl := &result.Timeline{Iteration: it.Index, StartNs: it.StartNs, EndNs: it.StartNs + it.DurationNs}
+	for i := range r.ranks {
+		rr := &r.ranks[i]
+		segs := classifyWindow(&rr.act, rr.figs[k].Window, rr.ops[k], r.res.Layout.PP > 1)
+		off := r.off.Of(rr.rank)
+		for j := range segs {
+			segs[j].StartNs -= off
+			segs[j].EndNs -= off
+		}
+		tl.Rows = append(tl.Rows, result.TimelineRow{Rank: int(rr.rank), Stage: rr.stage, Segments: segs})
+	}
+	return tl
+}
+
+// cursor walks a Set with ascending queries.
+type cursor struct {
+	s Set
+	j int
+}
+
+// Set is measure.Set, shortened for this file.
+type Set = measure.Set
+
+func (c *cursor) covers(t int64) bool {
+	for c.j < len(c.s) && c.s[c.j].End <= t {
+		c.j++
+	}
+	return c.j < len(c.s) && c.s[c.j].Start <= t
+}
+
+// classifyWindow splits window w into runs of one category, own clock.
+func classifyWindow(a *measure.Activity, w measure.Interval, ops []pipeline.Op, pp bool) []result.Segment {
+	other := Set(nil)
+	for ax := range a.Comm {
+		if model.Axis(ax) != model.AxisTP && model.Axis(ax) != model.AxisPP {
+			other = measure.Union(other, a.Comm[ax])
+		}
+	}
+	sets := []Set{a.Compute.Clip(w.Start, w.End), a.Comm[model.AxisTP].Clip(w.Start, w.End),
+		other.Clip(w.Start, w.End), a.Comm[model.AxisPP].Clip(w.Start, w.End), a.Memcpy.Clip(w.Start, w.End)}
+	cuts := boundaries(w, sets)
+	cs := make([]cursor, len(sets))
+	for i := range sets {
+		cs[i].s = sets[i]
+	}
+	idle := "idle"
+	if pp {
+		idle = "bubble"
+	}
+	var out []result.Segment
+	for i := 0; i+1 < len(cuts); i++ {
+		cat := idle
+		for c, name := range []string{"compute", "tp_exposed", "dp_exposed", "pp_exposed", "memcpy"} {
+			if cs[c].covers(cuts[i]) {
+				cat = name
+				break
+			}
+		}
+		out = appendSegment(out, result.Segment{StartNs: cuts[i], EndNs: cuts[i+1], Category: cat}, ops)
+	}
+	return out
+}
+
+func boundaries(w measure.Interval, sets []Set) []int64 {
+	cuts := []int64{w.Start, w.End}
+	for _, s := range sets {
+		for _, iv := range s {
+			cuts = append(cuts, iv.Start, iv.End)
+		}
+	}
+	slices.Sort(cuts)
+	return slices.Compact(cuts)
+}
+
+// appendSegment adds seg, tagging compute with the phase and microbatch of
+// the op holding it, and merges it with the previous segment when alike.
+func appendSegment(out []result.Segment, seg result.Segment, ops []pipeline.Op) []result.Segment {
+	if seg.Category == "compute" {
+		for _, op := range ops {
+			if op.Start <= seg.StartNs && seg.StartNs < op.End {
+				seg.Phase, seg.Micro = op.Phase.String(), int(max(op.Micro, 0))
+				break
+			}
+		}
+	}
+	if n := len(out); n > 0 && out[n-1].EndNs == seg.StartNs && out[n-1].Category == seg.Category &&
+		out[n-1].Phase == seg.Phase && out[n-1].Micro == seg.Micro {
+		out[n-1].EndNs = seg.EndNs
+		return out
+	}
+	return append(out, seg)
+}

@@ -1,0 +1,102 @@
+package analysis
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/analysis/layout"
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/samples"
+)
+
+func simulate(t testing.TB, name string) *samples.Job {
+	t.Helper()
+	cfg, err := samples.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := samples.Simulate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return job
+}
+
+// within reports whether got is within 5 % or 0.5 ms of want.
+func within(got, want int64) bool {
+	d := math.Abs(float64(got - want))
+	return d <= 0.5e6 || d <= 0.05*math.Abs(float64(want))
+}
+
+// checkTruth compares a Result with the generator's truth.
+func checkTruth(t *testing.T, res *result.Result, tr samples.Truth) {
+	t.Helper()
+	if res.Schedule != tr.Schedule || res.Microbatches != tr.Microbatches {
+		t.Errorf("schedule %s m=%d, want %s m=%d", res.Schedule, res.Microbatches, tr.Schedule, tr.Microbatches)
+	}
+	if res.BottleneckStage != tr.BottleneckStage {
+		t.Errorf("bottleneck stage %d, want %d", res.BottleneckStage, tr.BottleneckStage)
+	}
+	if !within(res.StepNs, tr.StepNs) {
+		t.Errorf("step %d, want %d", res.StepNs, tr.StepNs)
+	}
+	if len(res.Ranks) != len(tr.Ranks) {
+		t.Fatalf("%d ranks, want %d", len(res.Ranks), len(tr.Ranks))
+	}
+	for i, want := range tr.Ranks {
+		checkRank(t, res.Ranks[i], want)
+	}
+	checkSlow(t, res, tr.SlowRank)
+}
+
+func checkRank(t *testing.T, got result.RankStats, want samples.TruthRank) {
+	t.Helper()
+	if math.Abs(got.BubbleFraction-want.BubbleFraction) > 0.01 {
+		t.Errorf("rank %d: bubble fraction %.4f, want %.4f", want.Rank, got.BubbleFraction, want.BubbleFraction)
+	}
+	if !within(got.ComputeNs, want.ComputeNs) || !within(got.IdleNs, want.IdleNs) {
+		t.Errorf("rank %d: compute %d idle %d, want %d %d", want.Rank, got.ComputeNs, got.IdleNs, want.ComputeNs, want.IdleNs)
+	}
+	if !within(got.BubbleFillDrainNs, want.FillDrainNs) || !within(got.BubbleSteadyNs, want.SteadyBubbleNs) {
+		t.Errorf("rank %d: fill/drain %d steady %d, want %d %d", want.Rank, got.BubbleFillDrainNs, got.BubbleSteadyNs, want.FillDrainNs, want.SteadyBubbleNs)
+	}
+	if d := got.ClockOffsetNs - want.ClockOffsetNs; d > 20e3 || d < -20e3 {
+		t.Errorf("rank %d: clock offset %d, want %d", want.Rank, got.ClockOffsetNs, want.ClockOffsetNs)
+	}
+	for ax, w := range want.ExposedNs {
+		if !within(got.ExposedNs[ax], w) || !within(got.CommNs[ax], want.CommNs[ax]) {
+			t.Errorf("rank %d %s: comm %d exposed %d, want %d %d", want.Rank, ax, got.CommNs[ax], got.ExposedNs[ax], want.CommNs[ax], w)
+		}
+	}
+}
+
+func checkSlow(t *testing.T, res *result.Result, slow int) {
+	t.Helper()
+	if slow < 0 {
+		if len(res.SlowRanks) != 0 {
+			t.Errorf("slow ranks %+v, want none", res.SlowRanks)
+		}
+		return
+	}
+	if len(res.SlowRanks) == 0 || res.SlowRanks[0].Rank != slow {
+		t.Errorf("slow ranks %+v, want rank %d first", res.SlowRanks, slow)
+	}
+}
+
+func TestAnalyzeRecoversTruth(t *testing.T) {
+	for _, name := range []string{"default", "balanced-1f1b", "balanced-gpipe", "slow-last-stage", "slow-rank", "clock-skew", "dp-overlap", "dp-exposed", "p2p-nometa"} {
+		t.Run(name, func(t *testing.T) {
+			job := simulate(t, name)
+			opts := Options{}
+			if name == "p2p-nometa" { // no descriptions, no peers: the user gives the layout
+				opts.Layout = layout.Flags{TP: job.Truth.TP, PP: job.Truth.PP, DP: job.Truth.DP}
+			}
+			res, err := Analyze(context.Background(), job.Trace, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkTruth(t, res, job.Truth)
+		})
+	}
+}

@@ -1,0 +1,62 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/tpptrace/tpptrace/analysis/measure"
+	"github.com/tpptrace/tpptrace/analysis/steps"
+)
+
+// stepOf returns the index of the analysed step of rank rk whose window
+// holds ts (own clock), or -1.
+func (r *run) stepOf(rk int32, ts int64) int {
+	ws := r.steps.ByRank[rk]
+	i, _ := slices.BinarySearchFunc(ws, ts, func(w steps.Window, t int64) int {
+		switch {
+		case w.End <= t:
+			return -1
+		case w.Start > t:
+			return 1
+		}
+		return 0
+	})
+	if i < len(ws) && ws[i].Start <= ts && ts < ws[i].End {
+		return i
+	}
+	return -1
+}
+
+// inSteps reports whether a collective instance lies in an analysed step
+// (judged by its first member).
+func (r *run) inSteps(in *measure.Timing) bool {
+	m := r.tm.Members[in.First]
+	return r.stepOf(m.Rank, r.t.Events.Start[m.Event]) >= 0
+}
+
+// addWaits fills each rank's wait and transfer per axis, per step.
+func (r *run) addWaits() {
+	idx := map[int32]int{}
+	for i, rr := range r.ranks {
+		idx[rr.rank] = i
+	}
+	n := int64(len(r.steps.Iters))
+	for i := range r.tm.Inst {
+		in := &r.tm.Inst[i]
+		if !r.inSteps(in) {
+			continue
+		}
+		key := axisKey(in.Axis)
+		for _, m := range r.tm.Members[in.First : in.First+in.N] {
+			j, ok := idx[m.Rank]
+			if !ok {
+				continue
+			}
+			s := &r.res.Ranks[j]
+			if s.WaitNs == nil {
+				s.WaitNs, s.TransferNs = map[string]int64{}, map[string]int64{}
+			}
+			s.WaitNs[key] += m.Wait / n
+			s.TransferNs[key] += m.Transfer / n
+		}
+	}
+}
