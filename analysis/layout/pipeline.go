@@ -53,6 +53,11 @@ func pipelineComm(t *model.Trace, r int32, l Layout, o order) int32 {
 		pp.Members = []int32{min(r, near[0]), max(r, near[0])}
 		pp.ID = fmt.Sprintf("p2p:%d-%d", pp.Members[0], pp.Members[1])
 	}
+	if i := slices.IndexFunc(t.Comms, func(c model.Communicator) bool {
+		return c.Axis == model.AxisPP && slices.Equal(c.Members, pp.Members)
+	}); i >= 0 {
+		return int32(i)
+	}
 	return t.AddComm(pp)
 }
 

@@ -93,6 +93,7 @@ func labelByTraffic(t *model.Trace) {
 		smaller = smaller || len(c.Members) >= 2 && len(c.Members) < world && (st[i].kernels > 0 || c.Axis != model.AxisUnknown)
 	}
 	classes := map[[2]int32][]int{} // (member count, stride) → unknown communicators
+	var silent []int                // unknown groups that ran nothing
 	for i := range t.Comms {
 		c := &t.Comms[i]
 		if c.Axis != model.AxisUnknown || len(c.Members) < 2 {
@@ -108,9 +109,25 @@ func labelByTraffic(t *model.Trace) {
 		case s.kernels > 0:
 			k := [2]int32{int32(len(c.Members)), c.Members[1] - c.Members[0]}
 			classes[k] = append(classes[k], i)
+		case len(c.Members) < world:
+			silent = append(silent, i)
 		}
 	}
 	labelClasses(t, st, classes)
+	labelSilent(t, silent)
+}
+
+// labelSilent labels groups that ran no collective at all as PP when the
+// job has p2p kernels and no PP group yet: Megatron's pipeline groups carry
+// only send/recv, which batched p2p records without a communicator, while
+// TP and DP groups always run collectives.
+func labelSilent(t *model.Trace, silent []int) {
+	if len(silent) == 0 || axisUsed(t, model.AxisPP) || !slices.ContainsFunc(t.Colls.Op, model.Op.PointToPoint) {
+		return
+	}
+	for _, i := range silent {
+		t.Comms[i].Axis, t.Comms[i].AxisBy = model.AxisPP, model.AxisByTraffic
+	}
 }
 
 // worldOrDP: a group of every rank is the default (WORLD) group when other

@@ -1,0 +1,80 @@
+package layout_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/analysis/layout"
+	"github.com/tpptrace/tpptrace/ingest/kineto"
+	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/samples"
+)
+
+// TestInferOnGeneratedJobs checks every generator scenario against its
+// truth: sizes and every rank's (tp, pp, dp), with no problem reported.
+func TestInferOnGeneratedJobs(t *testing.T) {
+	for _, s := range samples.Scenarios {
+		t.Run(s.Name, func(t *testing.T) {
+			cfg, _ := samples.Lookup(s.Name)
+			j, err := samples.Simulate(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := layout.Infer(j.Trace, layout.Flags{})
+			if err != nil || l.TP != j.Truth.TP || l.PP != j.Truth.PP || l.DP != j.Truth.DP || len(l.Problems) > 0 {
+				t.Fatalf("Infer = %+v, %v; truth TP%d PP%d DP%d", l, err, j.Truth.TP, j.Truth.PP, j.Truth.DP)
+			}
+			for i, r := range j.Truth.Ranks {
+				c := j.Trace.Ranks[i].Coord
+				if int(c.TP) != r.TP || int(c.PP) != r.PP || int(c.DP) != r.DP {
+					t.Errorf("rank %d coord %+v, truth tp%d pp%d dp%d", r.Rank, c, r.TP, r.PP, r.DP)
+				}
+			}
+		})
+	}
+}
+
+// TestInferOnRealDLRM: 8 DLRM ranks whose process groups carry no
+// description and whose kernels carry no collective metadata.
+func TestInferOnRealDLRM(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(sharedDir(t, "traces", "kineto", "param_dlrm_8rank"), "*.json"))
+	tr, err := kineto.Read(context.Background(), files, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := layout.Infer(tr, layout.Flags{})
+	if err != nil || l.TP != 1 || l.PP != 1 || l.DP != 8 || len(l.Problems) > 0 {
+		t.Fatalf("Infer = %+v, %v; want TP1 PP1 DP8", l, err)
+	}
+	for _, r := range tr.Ranks {
+		if r.Coord.DP != r.Rank || r.Coord.TP != 0 || r.Coord.PP != 0 {
+			t.Errorf("rank %d coord %+v", r.Rank, r.Coord)
+		}
+	}
+}
+
+// sharedDir returns ../shared/<elem...> beside the repository root, or
+// skips the test when it is absent.
+func sharedDir(t testing.TB, elem ...string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			t.Skip("repository root not found")
+		}
+		dir = filepath.Dir(dir)
+	}
+	p := filepath.Join(append([]string{dir, "..", "shared"}, elem...)...)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("shared data %s is absent: %v", p, err)
+	}
+	return p
+}
