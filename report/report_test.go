@@ -1,0 +1,89 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// fixed is a hand-written two-stage Result.
+func fixed() *result.Result {
+	return &result.Result{
+		SchemaVersion: result.SchemaVersion, Tool: "tpptrace test", WorldSize: 4,
+		Layout:   result.Layout{TP: 2, PP: 2, DP: 1, Order: "tp-cp-ep-dp-pp", By: "descriptions"},
+		Schedule: "1f1b", Microbatches: 8, StepNs: 120_500_000, BottleneckStage: 1, StageImbalance: 1.13,
+		Iterations: []result.Iteration{{Index: 3, DurationNs: 120e6}, {Index: 4, DurationNs: 121e6}},
+		Stages: []result.StageStats{
+			{Stage: 0, Ranks: []int{0, 1}, ComputeNs: 80e6, ForwardNs: 26e6, BackwardNs: 54e6, BubbleFraction: 0.21, IdealBubbleFraction: 1.0 / 9, ExposedNs: map[string]int64{"TP": 4e6, "PP": 1e6}},
+			{Stage: 1, Ranks: []int{2, 3}, ComputeNs: 101e6, ForwardNs: 33e6, BackwardNs: 68e6, BubbleFraction: 0.12, IdealBubbleFraction: 1.0 / 9, ExposedNs: map[string]int64{"TP": 5e6}},
+		},
+		Findings: []result.Finding{
+			{Kind: result.KindBubble, Severity: "medium", CostNs: 20e6, CostShare: 0.166, Summary: "pipeline bubble: GPUs wait 20.0 ms per step",
+				Evidence: []string{"stage 0: bubble 21 % measured vs 11 % ideal"}, Remedy: "raise the number of microbatches m"},
+			{Kind: result.KindImbalance, Severity: "low", CostNs: 10e6, CostShare: 0.083, Summary: "stage imbalance: stage 1 computes 101 ms per step"},
+		},
+		Skipped:  []result.Skipped{{Source: "rank3.json", Offset: 1024, Unit: "byte", Reason: "truncated event", Count: 2}},
+		Warnings: []string{"rank 3 offset left at 0"},
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from golden:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestTextGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := Text(&b, fixed(), TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "\x1b[") {
+		t.Fatal("colour escape without Color")
+	}
+	golden(t, "text.golden", b.Bytes())
+}
+
+func TestTextColor(t *testing.T) {
+	var b bytes.Buffer
+	Text(&b, fixed(), TextOptions{Color: true})
+	if !strings.Contains(b.String(), "\x1b[33mmedium\x1b[0m") {
+		t.Fatalf("no colour for severity:\n%s", b.String())
+	}
+}
+
+func TestJSONRoundTripDeterministic(t *testing.T) {
+	var a, b bytes.Buffer
+	if err := JSON(&a, fixed()); err != nil {
+		t.Fatal(err)
+	}
+	JSON(&b, fixed())
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("JSON output not deterministic")
+	}
+	res, err := ReadJSON(bytes.NewReader(a.Bytes()))
+	if err != nil || res.StepNs != 120_500_000 || res.Stages[1].ExposedNs["TP"] != 5e6 || res.Findings[0].Kind != result.KindBubble {
+		t.Fatalf("round trip: %v %+v", err, res)
+	}
+	if _, err := ReadJSON(strings.NewReader(`{"schema_version": 99}`)); err == nil {
+		t.Fatal("newer schema accepted")
+	}
+}

@@ -1,0 +1,112 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/units"
+)
+
+// TextOptions steer Text.
+type TextOptions struct {
+	Color    bool // ANSI colour for severities (only when the caller's env allows it)
+	Findings int  // how many findings to show; 0 means 5
+}
+
+// Text writes the human diagnosis: a header line, the per-stage table, the
+// top findings with evidence and remedy, and what input was skipped.
+func Text(w io.Writer, res *result.Result, opts TextOptions) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintln(bw, header(res))
+	if len(res.Stages) > 0 {
+		fmt.Fprintln(bw)
+		stageTable(bw, res)
+	}
+	fmt.Fprintln(bw)
+	findings(bw, res, opts)
+	skipped(bw, res)
+	for _, wn := range res.Warnings {
+		fmt.Fprintf(bw, "warning: %s\n", wn)
+	}
+	return bw.Flush()
+}
+
+func header(res *result.Result) string {
+	l := res.Layout
+	sched := res.Schedule
+	if res.Microbatches > 0 {
+		sched += fmt.Sprintf(" m=%d", res.Microbatches)
+	}
+	if res.VirtualStages > 1 {
+		sched += fmt.Sprintf(" v=%d", res.VirtualStages)
+	}
+	return fmt.Sprintf("%d ranks · TP%d PP%d DP%d (%s, by %s) · schedule %s · step %s (%d steps)",
+		res.WorldSize, l.TP, l.PP, l.DP, l.Order, l.By, sched, units.Duration(res.StepNs), len(res.Iterations))
+}
+
+func stageTable(w io.Writer, res *result.Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "stage\tranks\tcompute ms\tfwd ms\tbwd ms\tbubble\tideal\texp TP ms\texp PP ms\texp DP ms\t")
+	for _, s := range res.Stages {
+		mark := ""
+		if s.Stage == res.BottleneckStage && len(res.Stages) > 1 {
+			mark = "*"
+		}
+		fmt.Fprintf(tw, "%d%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Stage, mark, len(s.Ranks),
+			units.Millis(s.ComputeNs), units.Millis(s.ForwardNs), units.Millis(s.BackwardNs),
+			units.Percent(s.BubbleFraction), units.Percent(s.IdealBubbleFraction),
+			units.Millis(s.ExposedNs["TP"]), units.Millis(s.ExposedNs["PP"]), units.Millis(s.ExposedNs["DP"]))
+	}
+	tw.Flush()
+	if len(res.Stages) > 1 {
+		fmt.Fprintf(w, "* bottleneck stage; imbalance (max/mean compute) %.2f\n", res.StageImbalance)
+	}
+}
+
+var sevColor = map[string]string{"high": "\x1b[1;31m", "medium": "\x1b[33m", "low": "\x1b[36m", "info": "\x1b[2m"}
+
+func findings(w io.Writer, res *result.Result, opts TextOptions) {
+	n := opts.Findings
+	if n <= 0 {
+		n = 5
+	}
+	if len(res.Findings) == 0 {
+		fmt.Fprintln(w, "no findings: nothing measurable is lost")
+		return
+	}
+	fmt.Fprintf(w, "top findings (cost per step):\n")
+	for i, f := range res.Findings[:min(n, len(res.Findings))] {
+		sev := f.Severity
+		if opts.Color {
+			sev = sevColor[f.Severity] + sev + "\x1b[0m"
+		}
+		fmt.Fprintf(w, "%2d. [%s] %s — %s (%s)\n", i+1, sev, f.Summary, units.Duration(f.CostNs), units.Percent(f.CostShare))
+		for _, e := range f.Evidence {
+			fmt.Fprintf(w, "      · %s\n", e)
+		}
+		if f.Remedy != "" {
+			fmt.Fprintf(w, "      → %s\n", f.Remedy)
+		}
+	}
+	if more := len(res.Findings) - n; more > 0 {
+		fmt.Fprintf(w, "    (%d more in --json)\n", more)
+	}
+}
+
+func skipped(w io.Writer, res *result.Result) {
+	if len(res.Skipped) == 0 {
+		return
+	}
+	var total int64
+	files := map[string]bool{}
+	for _, s := range res.Skipped {
+		total += s.Count
+		files[s.Source] = true
+	}
+	first := res.Skipped[0]
+	fmt.Fprintf(w, "\nskipped: %d item(s) in %d file(s); first: %s: %s\n", total, len(files), first.Source, strings.TrimSpace(first.Reason))
+}
