@@ -144,6 +144,9 @@ var dtypeSizes = map[string]int64{
 	"short": 2, "int16": 2, "byte": 1, "uint8": 1, "u8": 1, "char": 1, "int8": 1, "i8": 1, "bool": 1,
 	"float8_e4m3fn": 1, "float8_e5m2": 1, "float8_e4m3fnuz": 1, "float8_e5m2fnuz": 1, "f8e4m3": 1, "f8e5m2": 1,
 	"complexfloat": 8, "complexdouble": 16, "complexhalf": 4,
+	// C++ spellings found in the "Input type" of old traces
+	"long int": 8, "long long": 8, "int64_t": 8, "unsigned int": 4, "signed char": 1, "unsigned char": 1,
+	"c10::half": 2, "c10::bfloat16": 2, "c10::float8_e4m3fn": 1, "c10::float8_e5m2": 1, "short int": 2,
 }
 
 // parseRanks reads a process-group rank list: "[0, 1]", [0, 1], or "0,1".

@@ -43,13 +43,13 @@ func (f *fileReader) times(off int64) (start, dur int64, ok bool) {
 	d, dSub, err2 := parseMicros(f.ev.Dur.b)
 	switch {
 	case err1 != nil || err2 != nil:
-		f.skip("unparsable ts or dur ("+string(f.ev.Ts.b)+", "+string(f.ev.Dur.b)+")", off)
+		f.skipDetail("unparsable ts or dur", string(f.ev.Ts.b)+", "+string(f.ev.Dur.b), off)
 		return 0, 0, false
 	case d < 0:
-		f.skip("negative duration (first: "+string(f.ev.Dur.b)+" µs)", off)
+		f.skipDetail("negative duration", string(f.ev.Dur.b)+" µs", off)
 		return 0, 0, false
 	case d > maxEventDur:
-		f.skip("duration over a day (first: "+string(f.ev.Dur.b)+" µs)", off)
+		f.skipDetail("duration over a day", string(f.ev.Dur.b)+" µs", off)
 		return 0, 0, false
 	}
 	if tsSub > 0 || dSub > 0 {

@@ -46,16 +46,24 @@ func newFileReader(path string, dec decoder, stepRe *regexp.Regexp) *fileReader 
 
 // skip counts one dropped item under reason; the first occurrence gives
 // the offset.
-func (f *fileReader) skip(reason string, off int64) {
-	if i, ok := f.skips[reason]; ok {
+func (f *fileReader) skip(reason string, off int64) { f.skipDetail(reason, "", off) }
+
+// skipDetail is skip with a detail of the first occurrence (a value) that
+// does not split the count.
+func (f *fileReader) skipDetail(key, detail string, off int64) {
+	if i, ok := f.skips[key]; ok {
 		f.tr.Skipped[i].Count++
 		return
+	}
+	reason := key
+	if detail != "" {
+		reason += " (first: " + detail + ")"
 	}
 	unit := "byte"
 	if off < 0 {
 		unit = ""
 	}
-	f.skips[reason] = len(f.tr.Skipped)
+	f.skips[key] = len(f.tr.Skipped)
 	f.tr.Skipped = append(f.tr.Skipped, model.Skip{Source: f.path, Offset: off, Unit: unit, Reason: reason, Count: 1})
 }
 
@@ -63,7 +71,7 @@ func (f *fileReader) skip(reason string, off int64) {
 func (f *fileReader) event(raw []byte, off int64) error {
 	f.ev.reset()
 	if err := f.dec.Unmarshal(raw, &f.ev); err != nil {
-		f.skip("undecodable event: "+firstLine(err.Error()), off)
+		f.skipDetail("undecodable event", firstLine(err.Error()), off)
 		return nil
 	}
 	switch f.ev.Ph {

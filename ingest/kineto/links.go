@@ -9,12 +9,12 @@ import (
 
 // linkState holds the rows that the passes after reading join together.
 type linkState struct {
-	runtime []int32          // rows of runtime calls with a correlation id
-	annExt  map[int64]int32  // External id -> row of a CPU annotation
-	gpuAnn  []extRow         // GPU annotations and their External id
-	cpu     []commRange      // record_param_comms ops and nccl:* annotations
-	kernels []commKernel     // communication kernels
-	cpuExt  map[int64]int    // External id -> index in cpu
+	runtime []int32         // rows of runtime calls with a correlation id
+	annExt  map[int64]int32 // External id -> row of a CPU annotation
+	gpuAnn  []extRow        // GPU annotations and their External id
+	cpu     []commRange     // record_param_comms ops and nccl:* annotations
+	kernels []commKernel    // communication kernels
+	cpuExt  map[int64]int   // External id -> index in cpu
 }
 
 type extRow struct {

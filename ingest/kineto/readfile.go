@@ -50,6 +50,11 @@ func readAll(ctx context.Context, paths []string, opts source.Options) []fileRes
 
 // readFile reads one trace file into its part.
 func readFile(ctx context.Context, path string, opts source.Options, single bool, prog *progress) fileResult {
+	return readFileWith(ctx, path, opts, single, prog, defaultDecoder)
+}
+
+// readFileWith is readFile with a chosen element decoder.
+func readFileWith(ctx context.Context, path string, opts source.Options, single bool, prog *progress, dec decoder) fileResult {
 	res := fileResult{path: path}
 	f, err := os.Open(path)
 	if err != nil {
@@ -66,7 +71,7 @@ func readFile(ctx context.Context, path string, opts source.Options, single bool
 		res.err = &source.FileError{Path: path, Offset: 0, Unit: "byte", Err: err}
 		return res
 	}
-	fr := newFileReader(path, defaultDecoder, stepRegex(opts))
+	fr := newFileReader(path, dec, stepRegex(opts))
 	s := newSplitter(r)
 	if err := s.run(&ctxHandler{ctx: ctx, fileReader: fr}); err != nil {
 		res.err = fileError(path, err)

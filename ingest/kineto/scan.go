@@ -9,7 +9,7 @@ func (s *splitter) scanString() error {
 		if i < 0 {
 			s.pos = s.end
 			if !s.fill() {
-				return s.errorf("unterminated string")
+				return s.errorf("unexpected end of input inside a string")
 			}
 			continue
 		}
@@ -54,6 +54,7 @@ func (s *splitter) scanNested() error {
 			depth++
 		case '}', ']':
 			if depth == 0 || stack[depth-1] != c {
+				s.pos--
 				return s.errorf("unexpected %q", c)
 			}
 			depth--
