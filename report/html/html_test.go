@@ -1,0 +1,109 @@
+package html
+
+import (
+	stdhtml "html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/report/plots/fixture"
+)
+
+var refs = regexp.MustCompile(`(?i)(?:src|href|xlink:href)\s*=\s*["']?([^"'\s>]*)|url\(\s*["']?([^"')]*)`)
+
+func TestPageIsSelfContained(t *testing.T) {
+	r := fixture.Result(fixture.Small())
+	files, err := Write(t.TempDir(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(files.HTML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, m := range refs.FindAllStringSubmatch(page, -1) {
+		ref := m[1] + m[2]
+		if !strings.HasPrefix(ref, "data:") && !strings.HasPrefix(ref, "#") {
+			t.Errorf("external reference %q", ref)
+		}
+	}
+	for _, bad := range []string{"<script", "<link", "@import", "<iframe"} {
+		if strings.Contains(strings.ToLower(page), bad) {
+			t.Errorf("page contains %s", bad)
+		}
+	}
+	if n := strings.Count(page, `<img src="data:image/png;base64,`); n != 6 {
+		t.Errorf("%d embedded figures, want 6", n)
+	}
+	for _, want := range []string{r.Findings[1].Summary, "TP 2 × PP 4 × DP 2", "1f1b, 8 microbatches", "16 files (16 kineto)"} {
+		if !strings.Contains(page, stdhtml.EscapeString(want)) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+var mdLinks = regexp.MustCompile(`\]\(([^)]+)\)`)
+
+func TestMarkdownFiguresExistBesideIt(t *testing.T) {
+	dir := t.TempDir()
+	files, err := Write(dir, fixture.Result(fixture.Small()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(files.Markdown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := mdLinks.FindAllStringSubmatch(string(b), -1)
+	if len(links) != 12 || len(files.Figures) != 12 {
+		t.Fatalf("%d links and %d figure files, want 12 (6 PNG + 6 SVG)", len(links), len(files.Figures))
+	}
+	for _, l := range links {
+		st, err := os.Stat(filepath.Join(dir, l[1]))
+		if err != nil || st.Size() < 1000 {
+			t.Errorf("link %s: %v (size %v)", l[1], err, st)
+		}
+	}
+}
+
+func TestMarkdownEscapesTableCells(t *testing.T) {
+	r := fixture.Result(fixture.Small())
+	r.Tool = "tpptrace a|b"
+	r.Findings[0].Summary = "x_y *z*"
+	var b strings.Builder
+	if err := Markdown(&b, r, nil, "figures"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`| tool | tpptrace a\|b |`, `x\_y \*z\*`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("markdown lacks %q", want)
+		}
+	}
+}
+
+func TestPageEscapesText(t *testing.T) {
+	r := fixture.Result(fixture.Small())
+	r.Findings[0].Summary = `<script>alert("x")</script>`
+	var b strings.Builder
+	if err := Page(&b, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "<script>") {
+		t.Error("a finding's text was not escaped")
+	}
+}
+
+// BenchmarkReport64Ranks renders the full report (every figure in PNG and
+// SVG, the HTML page and the Markdown) of a 64-rank, 16-microbatch job.
+func BenchmarkReport64Ranks(b *testing.B) {
+	r := fixture.Result(fixture.Large())
+	dir := b.TempDir()
+	for b.Loop() {
+		if _, err := Write(dir, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package html
+
+import (
+	"fmt"
+	"html/template"
+	"io"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/units"
+)
+
+// pageData is what the page template reads.
+type pageData struct {
+	R        *result.Result
+	Meta     []meta
+	Findings []finding
+	Stages   []stageRow
+	Slow     []slowRow
+	Figures  []figure
+}
+
+type figure struct {
+	Name, Title, Caption string
+	Src                  template.URL
+}
+
+type slowRow struct {
+	Rank, Score, Excess, Blame string
+	Evidence                   []string
+}
+
+func slowRows(r *result.Result) []slowRow {
+	out := make([]slowRow, len(r.SlowRanks))
+	for i, s := range r.SlowRanks {
+		out[i] = slowRow{Rank: joinInts([]int{s.Rank}), Score: fmt.Sprintf("%.1f", s.Score), Excess: units.Percent(s.ComputeExcess),
+			Blame: units.Duration(s.BlameNs), Evidence: s.Evidence}
+	}
+	return out
+}
+
+func newPageData(r *result.Result, figs []Rendered) pageData {
+	d := pageData{R: r, Meta: metadata(r), Findings: findings(r), Stages: stageRows(r), Slow: slowRows(r)}
+	for _, f := range figs {
+		d.Figures = append(d.Figures, figure{Name: f.Name, Title: f.Title, Caption: f.Caption, Src: template.URL(f.DataURI())})
+	}
+	return d
+}
+
+// Page writes the self-contained HTML report.
+func Page(w io.Writer, r *result.Result, figs []Rendered) error {
+	return page.Execute(w, newPageData(r, figs))
+}
+
+var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>tpptrace report</title>
+<style>
+body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
+table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
+th{background:#f3f3f3}.num{text-align:right}.sev-high{color:#d55e00;font-weight:bold}.sev-medium{color:#e69f00;font-weight:bold}
+figure{margin:1.5em 0}img{max-width:100%;height:auto;border:1px solid #eee}figcaption{color:#555;font-size:.92em}
+.bottleneck{background:#fff4e5}
+</style></head><body>
+<h1>Why is this training step slow?</h1>
+<table>{{range .Meta}}<tr><th>{{.Name}}</th><td>{{.Value}}</td></tr>{{end}}</table>
+{{with .R.Warnings}}<h3>Warnings</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{with .R.Skipped}}<h3>Input not analysed</h3><ul>{{range .}}<li>{{.Source}} ({{.Unit}} {{.Offset}}): {{.Reason}} ×{{.Count}}</li>{{end}}</ul>{{end}}
+<h2>Findings</h2>
+{{if not .Findings}}<p>No finding: nothing costs a noticeable share of the step.</p>{{end}}
+{{range .Findings}}<h3><span class="sev-{{.Severity}}">{{.Severity}}</span> · {{.Summary}}</h3>
+<p>Costs {{.Cost}} per step ({{.Share}}).{{with .Where}} Where: {{.}}.{{end}} <code>{{.Kind}}</code></p>
+{{with .Evidence}}<ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{with .Remedy}}<p><b>Remedy:</b> {{.}}</p>{{end}}
+{{end}}
+{{range .Figures}}<figure id="{{.Name}}"><h2>{{.Title}}</h2><img src="{{.Src}}" alt="{{.Title}}"><figcaption>{{.Caption}}</figcaption></figure>
+{{end}}
+{{with .Stages}}<h2>Stages</h2><table><tr><th>stage</th><th>ranks</th><th>compute</th><th>exposed TP</th><th>exposed PP</th><th>exposed DP</th><th>bubble</th><th>bubble share</th><th>ideal</th></tr>
+{{range .}}<tr{{if .Bottleneck}} class="bottleneck"{{end}}><td>{{.Stage}}</td><td class="num">{{.Ranks}}</td><td class="num">{{.Compute}}</td><td class="num">{{.TP}}</td><td class="num">{{.PP}}</td><td class="num">{{.DP}}</td><td class="num">{{.Bubble}}</td><td class="num">{{.Fraction}}</td><td class="num">{{.Ideal}}</td></tr>
+{{end}}</table>{{end}}
+{{with .Slow}}<h2>Slow ranks</h2><table><tr><th>rank</th><th>score</th><th>slower by</th><th>others wait per step</th><th>evidence</th></tr>
+{{range .}}<tr><td>{{.Rank}}</td><td class="num">{{.Score}}</td><td class="num">{{.Excess}}</td><td class="num">{{.Blame}}</td><td>{{range .Evidence}}{{.}}<br>{{end}}</td></tr>
+{{end}}</table>{{end}}
+<details><summary>{{len .R.Sources}} source files</summary><ul>{{range .R.Sources}}<li><code>{{.Path}}</code> {{.Format}} {{.Version}}</li>{{end}}</ul></details>
+</body></html>
+`))

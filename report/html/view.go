@@ -1,0 +1,114 @@
+package html
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/units"
+)
+
+// meta is one line of the run's metadata: a name and its value.
+type meta struct{ Name, Value string }
+
+// metadata lists the run's facts in display order.
+func metadata(r *result.Result) []meta {
+	l := r.Layout
+	layout := fmt.Sprintf("TP %d × PP %d × DP %d", l.TP, l.PP, l.DP)
+	if l.CP > 1 || l.EP > 1 {
+		layout += fmt.Sprintf(" × CP %d × EP %d", max(l.CP, 1), max(l.EP, 1))
+	}
+	if l.Order != "" || l.By != "" {
+		layout += fmt.Sprintf(" (order %s, from %s)", l.Order, l.By)
+	}
+	sched := r.Schedule
+	if r.VirtualStages > 1 {
+		sched += fmt.Sprintf(", %d chunks per stage", r.VirtualStages)
+	}
+	return []meta{
+		{"tool", r.Tool},
+		{"ranks", fmt.Sprint(r.WorldSize)},
+		{"layout", layout},
+		{"schedule", fmt.Sprintf("%s, %d microbatches", sched, r.Microbatches)},
+		{"steps analysed", stepsLine(r.Iterations)},
+		{"step time", units.Duration(r.StepNs)},
+		{"bottleneck stage", fmt.Sprintf("%d (imbalance %.2f)", r.BottleneckStage, r.StageImbalance)},
+		{"clock alignment", fmt.Sprintf("%s, residual %s over %d collectives", r.Clock.Method, units.Duration(r.Clock.ResidualNs), r.Clock.Matched)},
+		{"sources", sourcesLine(r.Sources)},
+	}
+}
+
+func stepsLine(its []result.Iteration) string {
+	if len(its) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d (steps %d–%d)", len(its), its[0].Index, its[len(its)-1].Index)
+}
+
+func sourcesLine(src []result.Source) string {
+	formats := map[string]int{}
+	var order []string
+	for _, s := range src {
+		if formats[s.Format] == 0 {
+			order = append(order, s.Format)
+		}
+		formats[s.Format]++
+	}
+	parts := make([]string, len(order))
+	for i, f := range order {
+		parts[i] = fmt.Sprintf("%d %s", formats[f], f)
+	}
+	return fmt.Sprintf("%d files (%s)", len(src), strings.Join(parts, ", "))
+}
+
+// stageRow is one line of the stage table.
+type stageRow struct {
+	Stage, Ranks, Compute, TP, PP, DP, Bubble, Fraction, Ideal string
+	Bottleneck                                                 bool
+}
+
+func stageRows(r *result.Result) []stageRow {
+	rows := make([]stageRow, len(r.Stages))
+	for i, s := range r.Stages {
+		rows[i] = stageRow{
+			Stage: fmt.Sprint(s.Stage), Ranks: fmt.Sprint(len(s.Ranks)), Compute: units.Duration(s.ComputeNs),
+			TP: units.Duration(s.ExposedNs["TP"]), PP: units.Duration(s.ExposedNs["PP"]), DP: units.Duration(s.ExposedNs["DP"]),
+			Bubble: units.Duration(s.BubbleNs), Fraction: units.Percent(s.BubbleFraction), Ideal: units.Percent(s.IdealBubbleFraction),
+			Bottleneck: s.Stage == r.BottleneckStage,
+		}
+	}
+	return rows
+}
+
+// finding is a Result finding with its figures formatted.
+type finding struct {
+	result.Finding
+	Cost, Share, Where string
+}
+
+func findings(r *result.Result) []finding {
+	out := make([]finding, len(r.Findings))
+	for i, f := range r.Findings {
+		out[i] = finding{Finding: f, Cost: units.Duration(f.CostNs), Share: units.Percent(f.CostShare), Where: where(f)}
+	}
+	return out
+}
+
+func where(f result.Finding) string {
+	var parts []string
+	if len(f.Ranks) > 0 {
+		parts = append(parts, "ranks "+joinInts(f.Ranks))
+	}
+	if len(f.Stages) > 0 {
+		parts = append(parts, "stages "+joinInts(f.Stages))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ", ")
+}
