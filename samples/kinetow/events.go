@@ -2,6 +2,7 @@ package kinetow
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -61,10 +62,20 @@ func (rw *rankWriter) name(i int) []byte {
 	id := rw.t.Events.Name[i]
 	q, ok := rw.quoted[id]
 	if !ok {
-		q, _ = json.Marshal(rw.t.Names.Get(id))
+		q = quote(rw.t.Names.Get(id))
 		rw.quoted[id] = q
 	}
 	return q
+}
+
+// quote is s as a JSON string, without HTML escaping (Kineto writes < and >
+// as they are).
+func quote(s string) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 var cats = map[model.Kind]string{
