@@ -1,15 +1,291 @@
 package cli
 
 import (
+	"compress/gzip"
 	"context"
-	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tpptrace/tpptrace/analysis"
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest"
+	"github.com/tpptrace/tpptrace/ingest/dataset"
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/source"
+	rpt "github.com/tpptrace/tpptrace/report"
 )
 
 var analyzeCmd = &Command{
 	Name:    "analyze",
-	Summary: "(being built)",
-	Usage:   "tpptrace analyze",
-	Run: func(ctx context.Context, env *Env, args []string) error {
-		return errors.New("not built yet")
-	},
+	Summary: "diagnose why a training step is slow: bubble, exposed comm, imbalance, slow ranks",
+	Usage:   "tpptrace analyze [flags] <traces|dirs|dataset>...",
+	Long: `Reads the traces of one job (Kineto JSON, nsys SQLite, NCCL logs; files or
+directories) or a dataset written by 'tpptrace ingest', and prints a diagnosis:
+the layout and schedule, a per-stage table (compute, bubble measured vs ideal,
+exposed TP/PP/DP communication) and the findings ranked by their cost per step,
+each with evidence and a remedy. Progress goes to stderr, the report to stdout.
+
+The layout is inferred from process-group names and traffic; --tp/--pp/--dp
+(and --order) override it. --fail-on turns a finding into a CI gate: the
+command exits 3 when a finding of that kind costs more than the threshold
+(a share of the step like 15%, or a duration like 5ms; no threshold: any).
+Kinds: ` + strings.Join(failKinds(), ", ") + `.
+
+Analysis steps, in order:
+` + stepsHelp() + `
+Examples:
+  tpptrace analyze run1/                       # a directory of per-rank traces
+  tpptrace analyze --json run1/ > run1.json    # the Result, for compare and scripts
+  tpptrace analyze --tp 2 --pp 4 --dp 1 run1/  # when process groups carry no names
+  tpptrace analyze --steps 5,6 ds/             # only ProfilerStep#5 and #6 of a dataset
+  tpptrace analyze --fail-on pipeline_bubble:20% --fail-on exposed_dp_comm:5ms run1/`,
+}
+
+func init() { analyzeCmd.Run = runAnalyze }
+
+// analyzeFlags are the flags analyze and compare share.
+type analyzeFlags struct {
+	tp, pp, dp, cp, ep int
+	order, stepRe      string
+	steps              string
+}
+
+func (a *analyzeFlags) register(fs interface {
+	IntVar(*int, string, int, string)
+	StringVar(*string, string, string, string)
+}) {
+	fs.IntVar(&a.tp, "tp", 0, "tensor-parallel size (0: infer)")
+	fs.IntVar(&a.pp, "pp", 0, "pipeline-parallel size (0: infer)")
+	fs.IntVar(&a.dp, "dp", 0, "data-parallel size (0: infer)")
+	fs.IntVar(&a.cp, "cp", 0, "context-parallel size (0: infer)")
+	fs.IntVar(&a.ep, "ep", 0, "expert-parallel size (0: infer)")
+	fs.StringVar(&a.order, "order", "", `rank order, fastest first (default Megatron's "tp-cp-ep-dp-pp")`)
+	fs.StringVar(&a.stepRe, "step-regex", "", "regular expression of the ranges that delimit steps (nsys NVTX)")
+	fs.StringVar(&a.steps, "steps", "", "comma-separated step numbers to analyse (default: every complete step)")
+}
+
+func (a *analyzeFlags) options() (analysis.Options, error) {
+	o := analysis.Options{Tool: ToolVersion()}
+	o.Layout.TP, o.Layout.PP, o.Layout.DP, o.Layout.CP, o.Layout.EP, o.Layout.Order = a.tp, a.pp, a.dp, a.cp, a.ep, a.order
+	if a.stepRe != "" {
+		re, err := regexp.Compile(a.stepRe)
+		if err != nil {
+			return o, usagef("--step-regex: %v", err)
+		}
+		o.StepRegex = re
+	}
+	for _, s := range strings.FieldsFunc(a.steps, func(r rune) bool { return r == ',' }) {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			return o, usagef("--steps: %q is not a step number", s)
+		}
+		o.Steps = append(o.Steps, int32(n))
+	}
+	return o, nil
+}
+
+func runAnalyze(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, analyzeCmd)
+	var af analyzeFlags
+	af.register(fs)
+	asJSON := fs.Bool("json", false, "write the Result as JSON instead of the text report")
+	var gates []gate
+	fs.Func("fail-on", "KIND[:THRESHOLD]: exit 3 when such a finding costs more (repeatable)", func(s string) error {
+		g, err := parseGate(s)
+		gates = append(gates, g)
+		return err
+	})
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("no input given")
+	}
+	opts, err := af.options()
+	if err != nil {
+		return err
+	}
+	res, err := analyzeInputs(ctx, env, fs.Args(), opts)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		err = rpt.JSON(env.Stdout, res)
+	} else {
+		err = rpt.Text(env.Stdout, res, rpt.TextOptions{Color: env.Color})
+	}
+	if err != nil {
+		return err
+	}
+	return checkGates(res, gates)
+}
+
+// analyzeInputs loads the inputs and analyses them, with progress on stderr.
+func analyzeInputs(ctx context.Context, env *Env, paths []string, opts analysis.Options) (*result.Result, error) {
+	start := time.Now()
+	t, err := loadTrace(ctx, env, paths, opts.StepRegex)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(env.Stderr, "read %d ranks, %d events in %s\n", len(t.Ranks), t.Events.Len(), time.Since(start).Round(time.Millisecond))
+	opts.Progress = func(step string) { fmt.Fprintf(env.Stderr, "analysis: %s\n", step) }
+	return analysis.Analyze(ctx, t, opts)
+}
+
+// loadTrace reads a dataset directory, or sniffs every file (directories
+// expanded) with the ingest formats, reads each group and merges them.
+func loadTrace(ctx context.Context, env *Env, paths []string, re *regexp.Regexp) (*model.Trace, error) {
+	if len(paths) == 1 && dataset.IsDataset(paths[0]) {
+		t, _, err := dataset.Read(paths[0])
+		return t, err
+	}
+	groups, order, err := sniffAll(paths)
+	if err != nil {
+		return nil, err
+	}
+	opts := source.Options{StepRegex: re, Warn: func(m string) { fmt.Fprintf(env.Stderr, "warning: %s\n", m) }}
+	var parts []*model.Trace
+	for _, f := range order {
+		p, err := f.Read(ctx, groups[f.Name], opts)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, p)
+	}
+	return model.Merge(parts...)
+}
+
+func sniffAll(paths []string) (map[string][]string, []source.Format, error) {
+	files, err := expand(paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	groups := map[string][]string{}
+	var order []source.Format
+	for _, f := range files {
+		fm, ok := sniff(f)
+		if !ok {
+			continue
+		}
+		if _, seen := groups[fm.Name]; !seen {
+			order = append(order, fm)
+		}
+		groups[fm.Name] = append(groups[fm.Name], f)
+	}
+	if len(order) == 0 {
+		return nil, nil, fmt.Errorf("no trace found in %s", strings.Join(paths, " "))
+	}
+	return groups, order, nil
+}
+
+func expand(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				out = append(out, path)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", p, err)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+func sniff(path string) (source.Format, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return source.Format{}, false
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if n >= 2 && head[0] == 0x1f && head[1] == 0x8b {
+		f.Seek(0, io.SeekStart)
+		if zr, err := gzip.NewReader(f); err == nil {
+			head = make([]byte, 4096)
+			n, _ = io.ReadFull(zr, head)
+			head = head[:n]
+		}
+	}
+	for _, fm := range ingest.Formats() {
+		if fm.Sniff(path, head) {
+			return fm, true
+		}
+	}
+	return source.Format{}, false
+}
+
+// gate is one --fail-on: a finding kind and the cost above which it fails.
+type gate struct {
+	kind  string
+	share float64 // of the step; used when ns is 0
+	ns    int64
+}
+
+var kindAliases = map[string]string{"bubble": result.KindBubble, "tp": result.KindExposedTP, "pp": result.KindExposedPP,
+	"dp": result.KindExposedDP, "imbalance": result.KindImbalance, "slow": result.KindSlowRank, "topology": result.KindTopology}
+
+func failKinds() []string {
+	return []string{result.KindBubble, result.KindExposedTP, result.KindExposedPP, result.KindExposedDP,
+		result.KindImbalance, result.KindSlowRank, result.KindTopology, "(or bubble, tp, pp, dp, imbalance, slow, topology)"}
+}
+
+func parseGate(s string) (gate, error) {
+	kind, thr, _ := strings.Cut(s, ":")
+	g := gate{kind: kind}
+	if k, ok := kindAliases[kind]; ok {
+		g.kind = k
+	}
+	switch {
+	case thr == "":
+	case strings.HasSuffix(thr, "%"):
+		v, err := strconv.ParseFloat(strings.TrimSuffix(thr, "%"), 64)
+		if err != nil {
+			return g, fmt.Errorf("bad threshold %q", thr)
+		}
+		g.share = v / 100
+	default:
+		d, err := time.ParseDuration(thr)
+		if err != nil {
+			return g, fmt.Errorf("bad threshold %q: want 15%% or 5ms", thr)
+		}
+		g.ns = d.Nanoseconds()
+	}
+	return g, nil
+}
+
+// checkGates returns exit 3 naming the first finding that trips a gate.
+func checkGates(res *result.Result, gates []gate) error {
+	for _, g := range gates {
+		for _, f := range res.Findings {
+			if f.Kind != g.kind {
+				continue
+			}
+			if g.ns > 0 && f.CostNs > g.ns || g.ns == 0 && f.CostShare > g.share {
+				return &CodeError{Code: ExitRegression, Msg: fmt.Sprintf("gate %s failed: %s", g.kind, f.Summary)}
+			}
+		}
+	}
+	return nil
+}
+
+func stepsHelp() string {
+	var b strings.Builder
+	for _, s := range analysis.Steps {
+		fmt.Fprintf(&b, "  %-9s %s\n", s.Name, s.Help)
+	}
+	return b.String()
 }
