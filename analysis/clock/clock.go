@@ -19,8 +19,8 @@ type Instance struct {
 }
 
 // Match groups the communication kernels of t into instances, by
-// (communicator, sequence number) when known, else by order within the
-// communicator on each member. Instances with a missing or doubled member
+// (communicator, sequence number) when known, else by end order within the
+// communicator (per op, or per p2p pair) on each member. Instances with a missing or doubled member
 // are dropped; MatchStats counts them.
 func Match(t *model.Trace) []Instance {
 	inst, _ := MatchStats(t)

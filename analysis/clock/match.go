@@ -1,6 +1,7 @@
 package clock
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
@@ -43,7 +44,7 @@ func MatchStats(t *model.Trace) ([]Instance, Stats) {
 	var order []key
 	counts := map[rankKey]int64{}
 	ev := &t.Events
-	for i := 0; i < ev.Len(); i++ {
+	for _, i := range byEnd(t) {
 		k, ok := instanceKey(t, i, counts, &st)
 		if !ok {
 			continue
@@ -57,6 +58,24 @@ func MatchStats(t *model.Trace) ([]Instance, Stats) {
 		g.add(int32(i), ev.Rank[i])
 	}
 	return collect(t, groups, order, &st), st
+}
+
+// byEnd lists the communication kernels by rank, then end: ends coincide
+// across members, so the end order is the same on every member while the
+// start order is not (a recv kernel may start long before an earlier one
+// on another stream ends).
+func byEnd(t *model.Trace) []int {
+	ev := &t.Events
+	var idx []int
+	for i := 0; i < ev.Len(); i++ {
+		if ev.Kind[i] == model.KindComm && ev.Coll[i] >= 0 {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(ev.Rank[a], ev.Rank[b]), cmp.Compare(ev.Start[a]+ev.Dur[a], ev.Start[b]+ev.Dur[b]))
+	})
+	return idx
 }
 
 func (g *pending) add(i, rank int32) {
@@ -130,7 +149,7 @@ func peerOf(t *model.Trace, i int, comm int32) int32 {
 }
 
 // ordered sets k.seq to the number of earlier kernels of rank with the same
-// key (events are sorted by rank then start, so this is the start order).
+// key, in end order (see byEnd).
 func ordered(k key, rank int32, counts map[rankKey]int64) key {
 	c := rankKey{k, rank}
 	n := counts[c]

@@ -52,6 +52,13 @@ func (j *layoutJob) kernels(comm int32, op model.Op, k int, ranks []int32, peer 
 	}
 }
 
+// p2p adds one send_recv kernel with no peer and no communicator.
+func (j *layoutJob) p2p(r int32, start, end int64) {
+	e := model.NewEvent(r, model.KindComm, j.tr.Names.Intern("ncclDevKernel_SendRecv"), start, end-start)
+	e.Coll = j.tr.Colls.Append(model.NewCollective(model.OpSendRecv))
+	j.tr.AddEvent(e)
+}
+
 func (j *layoutJob) done() *model.Trace {
 	j.tr.Events.Sort()
 	return j.tr

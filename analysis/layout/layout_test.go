@@ -89,21 +89,34 @@ func TestInferFromTraffic(t *testing.T) {
 	}
 }
 
-func TestInferPeerlessP2PInMiddleStageGetsPipelineGroup(t *testing.T) {
-	j := newLayoutJob(3, 3, 1)
-	j.kernels(-1, model.OpSendRecv, 2, allRanks(3), nil)
-	tr := j.done()
-	l, err := Infer(tr, Flags{PP: 3})
-	if err != nil || l.PP != 3 || l.DP != 1 {
-		t.Fatalf("Infer = %+v, %v", l, err)
+// TestInferPeerlessP2PChain: a 3-stage pipeline whose batched p2p kernels
+// carry nothing; the middle stage's kernels serve both neighbours. Each
+// rank has its own clock offset; ends coincide on the true clock.
+func TestInferPeerlessP2PChain(t *testing.T) {
+	j := newLayoutJob(3, 1, 1)
+	offset := []int64{0, 100_000, -200_000}
+	ends := map[int32][]int64{0: {1e6, 3e6}, 1: {1e6, 2e6, 3e6, 4e6}, 2: {2e6, 4e6}}
+	for r, es := range ends {
+		for _, e := range es {
+			j.p2p(r, e+offset[r]-50_000, e+offset[r])
+		}
 	}
-	want := map[int32][]int32{0: {0, 1}, 1: {0, 1, 2}, 2: {1, 2}}
+	tr := j.done()
+	if _, err := Infer(tr, Flags{PP: 3}); err != nil {
+		t.Fatal(err)
+	}
 	for i := 0; i < tr.Events.Len(); i++ {
-		if c := tr.Events.Coll[i]; c >= 0 {
-			m := tr.Comms[tr.Colls.Comm[c]].Members
-			if r := tr.Events.Rank[i]; !slices.Equal(m, want[r]) {
-				t.Errorf("rank %d p2p on members %v, want %v", r, m, want[r])
-			}
+		c := tr.Events.Coll[i]
+		if c < 0 {
+			continue
+		}
+		r, end := tr.Events.Rank[i], tr.Events.Start[i]+tr.Events.Dur[i]-offset[tr.Events.Rank[i]]
+		want := []int32{0, 1} // kernels ending at 1 and 3 ms link stages 0 and 1
+		if end == 2e6 || end == 4e6 {
+			want = []int32{1, 2}
+		}
+		if m := tr.Comms[tr.Colls.Comm[c]].Members; !slices.Equal(m, want) {
+			t.Errorf("rank %d kernel ending at %d on members %v, want %v", r, end, m, want)
 		}
 	}
 }

@@ -9,56 +9,103 @@ import (
 
 // attributePeerless gives p2p kernels with neither a peer nor a usable
 // communicator (batched send/recv often carry no metadata) a PP
-// communicator: the link to the rank's only pipeline neighbour when it has
-// one (first and last stages, or PP = 2), else the rank's whole pipeline
-// group, since the kernel alone does not say which neighbour it served.
+// communicator. Along each pipeline, stage 0's kernels all serve stage 1;
+// stage 1's kernels that end together with them (at one constant clock
+// offset, found by voting) serve stage 0 and the rest serve stage 2; and so
+// on down the pipeline (see chain). When a stage's kernels do not pair up,
+// the rest of that pipeline's kernels go to its whole PP group.
 func attributePeerless(t *model.Trace, l Layout) {
 	if l.PP <= 1 {
 		return
 	}
 	o, _ := parseOrder(l.Order)
+	peerless := map[int32][]int{}
 	ev := &t.Events
-	memo := map[int32]int32{}
 	for i := 0; i < ev.Len(); i++ {
-		c := ev.Coll[i]
-		if !isP2P(t, i) || !reassignable(t, t.Colls.Comm[c]) {
-			continue
+		if c := ev.Coll[i]; isP2P(t, i) && reassignable(t, t.Colls.Comm[c]) {
+			peerless[ev.Rank[i]] = append(peerless[ev.Rank[i]], i)
 		}
-		r := ev.Rank[i]
-		comm, ok := memo[r]
-		if !ok {
-			comm = pipelineComm(t, r, l, o)
-			memo[r] = comm
+	}
+	if len(peerless) == 0 {
+		return
+	}
+	uses := collUses(t)
+	world := worldSize(t)
+	for _, r := range t.Ranks {
+		if coordOf(r.Rank, l, o).PP == 0 {
+			if stages := pipelineOf(r.Rank, l, o); stages[len(stages)-1] < int32(world) {
+				chain(t, stages, peerless, uses)
+			}
 		}
-		t.Colls.Comm[c] = comm
 	}
 }
 
-func pipelineComm(t *model.Trace, r int32, l Layout, o order) int32 {
-	stages := pipelineOf(r, l, o)
-	var near []int32
-	for k, s := range stages {
-		if s == r {
-			if k > 0 {
-				near = append(near, stages[k-1])
-			}
-			if k+1 < len(stages) {
-				near = append(near, stages[k+1])
-			}
+// chain peels one pipeline's peerless kernels stage by stage.
+func chain(t *model.Trace, stages []int32, peerless map[int32][]int, uses []int32) {
+	rest := peerless[stages[0]]
+	for s := 0; s+1 < len(stages); s++ {
+		a, b := stages[s], stages[s+1]
+		if rest == nil && s > 0 {
+			setComm(t, peerless[b], groupComm(t, stages), uses)
+			continue
 		}
+		matched, others := matchEnds(t, rest, peerless[b])
+		if len(rest) > 0 && 2*len(matched) < len(rest) {
+			setComm(t, rest, groupComm(t, stages), uses)
+			setComm(t, peerless[b], groupComm(t, stages), uses)
+			rest = nil
+			continue
+		}
+		link := linkComm(t, a, b)
+		setComm(t, rest, link, uses)
+		setComm(t, matched, link, uses)
+		rest = others
 	}
-	pp := model.Communicator{Members: stages, Axis: model.AxisPP, AxisBy: model.AxisByTraffic}
-	pp.ID = fmt.Sprintf("pp-group:%v", stages)
-	if len(near) == 1 {
-		pp.Members = []int32{min(r, near[0]), max(r, near[0])}
-		pp.ID = fmt.Sprintf("p2p:%d-%d", pp.Members[0], pp.Members[1])
+	if n := len(stages); n > 1 && rest != nil {
+		setComm(t, rest, linkComm(t, stages[n-2], stages[n-1]), uses)
 	}
+}
+
+func linkComm(t *model.Trace, a, b int32) int32 {
+	a, b = min(a, b), max(a, b)
+	return t.AddComm(model.Communicator{ID: fmt.Sprintf("p2p:%d-%d", a, b), Members: []int32{a, b}, Axis: model.AxisPP, AxisBy: model.AxisByTraffic})
+}
+
+// groupComm is the pipeline's PP group: an existing one with these members,
+// else a new "pp-group:[...]".
+func groupComm(t *model.Trace, stages []int32) int32 {
+	members := slices.Sorted(slices.Values(stages))
 	if i := slices.IndexFunc(t.Comms, func(c model.Communicator) bool {
-		return c.Axis == model.AxisPP && slices.Equal(c.Members, pp.Members)
+		return c.Axis == model.AxisPP && slices.Equal(c.Members, members)
 	}); i >= 0 {
 		return int32(i)
 	}
-	return t.AddComm(pp)
+	return t.AddComm(model.Communicator{ID: fmt.Sprintf("pp-group:%v", members), Members: members, Axis: model.AxisPP, AxisBy: model.AxisByTraffic})
+}
+
+// collUses counts the events that point at each collective row.
+func collUses(t *model.Trace) []int32 {
+	n := make([]int32, t.Colls.Len())
+	for _, c := range t.Events.Coll {
+		if c >= 0 && int(c) < len(n) {
+			n[c]++
+		}
+	}
+	return n
+}
+
+// setComm points events' collectives at comm, copying a row that other
+// events share so that they keep theirs.
+func setComm(t *model.Trace, events []int, comm int32, uses []int32) {
+	for _, i := range events {
+		c := t.Events.Coll[i]
+		if uses[c] > 1 {
+			uses[c]--
+			c = t.Colls.Append(t.Colls.At(int(c)))
+			t.Events.Coll[i] = c
+		}
+		t.Colls.Comm[c] = comm
+	}
 }
 
 // pipelineOf lists the ranks of r's pipeline, stage 0 first.

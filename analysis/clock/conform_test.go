@@ -1,0 +1,126 @@
+package clock_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/analysis/clock"
+	"github.com/tpptrace/tpptrace/analysis/layout"
+	"github.com/tpptrace/tpptrace/ingest/kineto"
+	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/samples"
+)
+
+// TestAlignOnGeneratedJobs recovers the planted host offsets of generated
+// jobs within 20 µs, slow ranks and metadata-less p2p included.
+func TestAlignOnGeneratedJobs(t *testing.T) {
+	for _, name := range []string{"clock-skew", "p2p-nometa", "p2p-nometa-skewed", "balanced-1f1b", "default", "slow-rank"} {
+		t.Run(name, func(t *testing.T) {
+			j := simulate(t, name)
+			if _, err := layout.Infer(j.Trace, layout.Flags{}); err != nil {
+				t.Fatal(err)
+			}
+			inst, st := clock.MatchStats(j.Trace)
+			o := clock.Align(j.Trace, inst)
+			if len(o.Warnings) > 0 || o.Method != "collective-end" {
+				t.Fatalf("method %q warnings %v (stats %+v)", o.Method, o.Warnings, st)
+			}
+			var worst, planted int64
+			for _, r := range j.Truth.Ranks {
+				worst = max(worst, abs(o.Of(int32(r.Rank))-r.ClockOffsetNs))
+				planted = max(planted, abs(r.ClockOffsetNs))
+			}
+			if strings.Contains(name, "skew") && planted < 100_000 {
+				t.Fatalf("scenario planted offsets of at most %d ns; the test needs skew", planted)
+			}
+			t.Logf("%d instances (%+v), worst error %d ns, residual %d ns", len(inst), st, worst, o.ResidualNs)
+			if worst > 20_000 {
+				t.Errorf("worst offset error %d ns, want ≤ 20 µs", worst)
+			}
+		})
+	}
+}
+
+// simulate runs a scenario; "p2p-nometa-skewed" is p2p-nometa on hosts of
+// two GPUs with ±300 µs clocks, so that the metadata-less pipeline links
+// carry the alignment across hosts.
+func simulate(tb testing.TB, name string) *samples.Job {
+	tb.Helper()
+	base, skewed := strings.CutSuffix(name, "-skewed")
+	cfg, err := samples.Lookup(base)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if skewed {
+		cfg.GPUsPerHost, cfg.MaxHostOffsetNs, cfg.Seed = 2, 300_000, 11
+	}
+	j, err := samples.Simulate(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return j
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// TestAlignOnRealDLRM: without collective metadata nothing can be matched;
+// Align must say so and leave every offset at 0 rather than guess.
+func TestAlignOnRealDLRM(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(sharedDir(t, "traces", "kineto", "param_dlrm_8rank"), "*.json"))
+	tr, err := kineto.Read(context.Background(), files, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := layout.Infer(tr, layout.Flags{}); err != nil {
+		t.Fatal(err)
+	}
+	inst, st := clock.MatchStats(tr)
+	o := clock.Align(tr, inst)
+	t.Logf("DLRM: %d instances, stats %+v, method %s, residual %d, warnings %d", len(inst), st, o.Method, o.ResidualNs, len(o.Warnings))
+	for r, off := range o.ByRank {
+		if len(inst) == 0 && off != 0 {
+			t.Errorf("rank %d offset %d without any matched instance", r, off)
+		}
+	}
+}
+
+func BenchmarkMatchAlignBig64(b *testing.B) {
+	j := simulate(b, "big-64")
+	if _, err := layout.Infer(j.Trace, layout.Flags{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		clock.Align(j.Trace, clock.Match(j.Trace))
+	}
+}
+
+func sharedDir(t testing.TB, elem ...string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			t.Skip("repository root not found")
+		}
+		dir = filepath.Dir(dir)
+	}
+	p := filepath.Join(append([]string{dir, "..", "shared"}, elem...)...)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("shared data %s is absent: %v", p, err)
+	}
+	return p
+}
