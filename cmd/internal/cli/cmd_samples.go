@@ -2,14 +2,146 @@ package cli
 
 import (
 	"context"
-	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/kinetow"
 )
 
 var samplesCmd = &Command{
 	Name:    "samples",
-	Summary: "(being built)",
-	Usage:   "tpptrace samples",
-	Run: func(ctx context.Context, env *Env, args []string) error {
-		return errors.New("not built yet")
-	},
+	Summary: "generate simulated TP/PP/DP jobs (Kineto traces + truth.json)",
+	Usage:   "tpptrace samples list | tpptrace samples gen [--scenario NAME] [flags] -o DIR",
+	Long: `
+'samples list' prints the named scenarios. 'samples gen' simulates a Megatron-style
+TP×PP×DP training job and writes one Kineto trace per rank
+(rank-<r>.pt.trace.json.gz), truth.json (the figures analysis must recover,
+per docs/semantics.md) and job.json (the configuration) into DIR. Flags given
+after --scenario override the scenario's values. See docs/generator.md.
+
+Examples:
+  tpptrace samples list
+  tpptrace samples gen --scenario slow-rank -o /tmp/slow
+  tpptrace samples gen --tp 2 --pp 4 --dp 1 --microbatches 16 --schedule gpipe -o /tmp/g
+  tpptrace samples gen --scenario default --slow-rank 9 --seed 3 -o /tmp/d`,
+}
+
+func init() { samplesCmd.Run = runSamples }
+
+func runSamples(ctx context.Context, env *Env, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fs, _ := genFlagSet(env)
+		return parse(fs, []string{"-h"})
+	}
+	switch args[0] {
+	case "list":
+		for _, s := range samples.Scenarios {
+			fmt.Fprintf(env.Stdout, "%-16s %s\n", s.Name, s.Summary)
+		}
+		return nil
+	case "gen":
+		return samplesGen(env, args[1:])
+	}
+	return usagef("unknown subcommand %q: want list or gen", args[0])
+}
+
+// genFlags are the overridable configuration fields.
+type genFlags struct {
+	scenario, out, schedule                                   string
+	tp, pp, dp, micro, layers, slowRank, steps, gpus, buckets int
+	slowFactor                                                float64
+	seed, maxOffset                                           int64
+	dpOverlap, distOpt, p2pMeta, descs                        bool
+}
+
+// genFlagSet declares gen's flags.
+func genFlagSet(env *Env) (*flag.FlagSet, *genFlags) {
+	fs := newFlags(env, samplesCmd)
+	g := &genFlags{}
+	fs.StringVar(&g.scenario, "scenario", "default", "named scenario to start from ('tpptrace samples list')")
+	fs.StringVar(&g.out, "o", "", "output directory (required)")
+	fs.StringVar(&g.schedule, "schedule", "", "pipeline schedule: 1f1b or gpipe")
+	fs.IntVar(&g.tp, "tp", 0, "tensor-parallel size")
+	fs.IntVar(&g.pp, "pp", 0, "pipeline-parallel size (stages)")
+	fs.IntVar(&g.dp, "dp", 0, "data-parallel size")
+	fs.IntVar(&g.micro, "microbatches", 0, "microbatches per step (m)")
+	fs.IntVar(&g.layers, "layers", 0, "transformer layers per stage")
+	fs.IntVar(&g.slowRank, "slow-rank", 0, "rank whose kernels run slower (-1: none)")
+	fs.Float64Var(&g.slowFactor, "slow-factor", 0, "slow rank's kernel time multiplier, e.g. 1.2")
+	fs.IntVar(&g.steps, "steps", 0, "ProfilerSteps written")
+	fs.IntVar(&g.gpus, "gpus-per-host", 0, "GPUs per host (ranks 0..n-1 on node000, ...)")
+	fs.IntVar(&g.buckets, "dp-buckets", 0, "gradient buckets of the DP sync")
+	fs.Int64Var(&g.seed, "seed", 0, "random seed (jitter, host offsets)")
+	fs.Int64Var(&g.maxOffset, "max-host-offset-ns", 0, "bound of the planted per-host clock offsets")
+	fs.BoolVar(&g.dpOverlap, "dp-overlap", false, "overlap the DP gradient sync with the last backward")
+	fs.BoolVar(&g.distOpt, "dist-optimizer", false, "reduce-scatter gradients and all-gather parameters")
+	fs.BoolVar(&g.p2pMeta, "p2p-metadata", true, "PP send/recv kernels carry metadata (false: batched p2p)")
+	fs.BoolVar(&g.descs, "descriptions", true, "process groups carry Megatron descriptions")
+	return fs, g
+}
+
+func samplesGen(env *Env, args []string) error {
+	fs, g := genFlagSet(env)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if g.out == "" || fs.NArg() > 0 {
+		return usagef("gen needs -o DIR and no arguments")
+	}
+	cfg, err := samples.Lookup(g.scenario)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	fs.Visit(func(f *flag.Flag) { g.apply(&cfg, f.Name) })
+	job, err := samples.Simulate(cfg)
+	if err != nil {
+		return err
+	}
+	if err := kinetow.WriteDir(g.out, job); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "wrote %d ranks (%d events, step %.2f ms) to %s\n", cfg.World(), job.Trace.Events.Len(), float64(job.Truth.StepNs)/1e6, g.out)
+	return nil
+}
+
+// apply copies the flag named name into cfg.
+func (g *genFlags) apply(cfg *samples.Config, name string) {
+	switch name {
+	case "schedule":
+		cfg.Schedule = g.schedule
+	case "tp":
+		cfg.TP = g.tp
+	case "pp":
+		cfg.PP = g.pp
+		cfg.StageScale = nil
+	case "dp":
+		cfg.DP = g.dp
+	case "microbatches":
+		cfg.Microbatches = g.micro
+	case "layers":
+		cfg.LayersPerStage = g.layers
+	case "slow-rank":
+		cfg.SlowRank = g.slowRank
+	case "slow-factor":
+		cfg.SlowFactor = g.slowFactor
+	case "steps":
+		cfg.Steps = g.steps
+	case "gpus-per-host":
+		cfg.GPUsPerHost, cfg.HostOffsetsNs = g.gpus, nil
+	case "dp-buckets":
+		cfg.DPBuckets = g.buckets
+	case "seed":
+		cfg.Seed = g.seed
+	case "max-host-offset-ns":
+		cfg.MaxHostOffsetNs, cfg.HostOffsetsNs = g.maxOffset, nil
+	case "dp-overlap":
+		cfg.DPOverlap = g.dpOverlap
+	case "dist-optimizer":
+		cfg.DistOptimizer = g.distOpt
+	case "p2p-metadata":
+		cfg.P2PMetadata = g.p2pMeta
+	case "descriptions":
+		cfg.Descriptions = g.descs
+	}
 }
