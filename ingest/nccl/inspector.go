@@ -1,0 +1,114 @@
+package nccl
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// InspectorRecord is one NCCL Inspector collective or p2p record.
+type InspectorRecord struct {
+	CommID   string // header.id, "0x…" (the commHash, as NCCL INFO logs print commId)
+	CommName string // header.comm_name, "" when "unknown"
+	Rank     int32  // rank within the communicator
+	NRanks   int32
+	NNodes   int32
+	Host     string
+	PID      int64
+	Op       string // "AllReduce", "Send"
+	Seq      int64  // coll_sn / p2p_sn
+	Peer     int32  // p2p peer, -1 for collectives
+	Bytes    int64
+	ExecUs   float64
+	Timing   string // kernel_gpu, kernel_cpu, collective_cpu
+	BusBW    float64
+}
+
+type inspectorLine struct {
+	Header *struct {
+		ID       string `json:"id"`
+		CommName string `json:"comm_name"`
+		Rank     int32  `json:"rank"`
+		NRanks   int32  `json:"n_ranks"`
+		NNodes   int32  `json:"nnodes"`
+	} `json:"header"`
+	Metadata *struct {
+		Hostname string `json:"hostname"`
+		PID      int64  `json:"pid"`
+	} `json:"metadata"`
+	Coll *struct {
+		Op     string  `json:"coll"`
+		Seq    int64   `json:"coll_sn"`
+		Bytes  int64   `json:"coll_msg_size_bytes"`
+		ExecUs float64 `json:"coll_exec_time_us"`
+		Timing string  `json:"coll_timing_source"`
+		BusBW  float64 `json:"coll_busbw_gbs"`
+	} `json:"coll_perf"`
+	P2P *struct {
+		Op     string  `json:"p2p"`
+		Seq    int64   `json:"p2p_sn"`
+		Peer   int32   `json:"p2p_peer"`
+		Bytes  int64   `json:"p2p_msg_size_bytes"`
+		ExecUs float64 `json:"p2p_exec_time_us"`
+		Timing string  `json:"p2p_timing_source"`
+		BusBW  float64 `json:"p2p_busbw_gbs"`
+	} `json:"p2p_perf"`
+}
+
+// ParseInspector reads NCCL Inspector JSON lines. Lines carry their
+// communicator context (formats v4.0–v4.2) or inherit it from the last
+// dump_stats marker line (v4.3+). Unreadable lines are returned as skips.
+func ParseInspector(r io.Reader) ([]InspectorRecord, []LogSkip, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	var recs []InspectorRecord
+	var skips []LogSkip
+	var ctx InspectorRecord
+	for n := int64(1); sc.Scan(); n++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		var l inspectorLine
+		if err := json.Unmarshal([]byte(text), &l); err != nil {
+			skips = append(skips, LogSkip{n, fmt.Sprintf("not an Inspector record: %v", err)})
+			continue
+		}
+		ctx = inspectorContext(ctx, &l)
+		if rec, ok := inspectorPayload(ctx, &l); ok {
+			recs = append(recs, rec)
+		}
+	}
+	return recs, skips, sc.Err()
+}
+
+func inspectorContext(ctx InspectorRecord, l *inspectorLine) InspectorRecord {
+	if h := l.Header; h != nil {
+		ctx.CommID, ctx.Rank, ctx.NRanks, ctx.NNodes = strings.ToLower(h.ID), h.Rank, h.NRanks, h.NNodes
+		ctx.CommName = h.CommName
+		if ctx.CommName == "unknown" {
+			ctx.CommName = ""
+		}
+	}
+	if m := l.Metadata; m != nil {
+		ctx.Host, ctx.PID = m.Hostname, m.PID
+	}
+	return ctx
+}
+
+func inspectorPayload(ctx InspectorRecord, l *inspectorLine) (InspectorRecord, bool) {
+	r := ctx
+	switch {
+	case l.Coll != nil:
+		c := l.Coll
+		r.Op, r.Seq, r.Peer, r.Bytes, r.ExecUs, r.Timing, r.BusBW = c.Op, c.Seq, -1, c.Bytes, c.ExecUs, c.Timing, c.BusBW
+	case l.P2P != nil:
+		p := l.P2P
+		r.Op, r.Seq, r.Peer, r.Bytes, r.ExecUs, r.Timing, r.BusBW = p.Op, p.Seq, p.Peer, p.Bytes, p.ExecUs, p.Timing, p.BusBW
+	default:
+		return r, false
+	}
+	return r, r.CommID != ""
+}
