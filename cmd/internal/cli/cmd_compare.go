@@ -2,14 +2,84 @@ package cli
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	rpt "github.com/tpptrace/tpptrace/report"
 )
 
 var compareCmd = &Command{
 	Name:    "compare",
-	Summary: "(being built)",
-	Usage:   "tpptrace compare",
-	Run: func(ctx context.Context, env *Env, args []string) error {
-		return errors.New("not built yet")
-	},
+	Summary: "compare two runs and fail on a regression (the nightly CI gate)",
+	Usage:   "tpptrace compare [flags] BASE NEW",
+	Long: `Compares two runs on the figures a performance gate should keep (not just
+the step time): step time, each stage's bubble fraction, exposed TP/PP/DP
+communication and the slowest stage's compute. BASE and NEW are Result files
+written by 'tpptrace analyze --json', or trace directories / datasets, which are
+analysed first (the layout flags apply to both). Exits 3 when a figure grows by
+more than --threshold (times must also grow by more than 0.5 % of the base step).
+
+Examples:
+  tpptrace compare base.json new.json
+  tpptrace compare --threshold 10% nightly/2024-05-01.json run/
+  tpptrace analyze --json run/ > new.json && tpptrace compare base.json new.json || echo regression`,
+}
+
+func init() { compareCmd.Run = runCompare }
+
+func runCompare(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, compareCmd)
+	var af analyzeFlags
+	af.register(fs)
+	thr := fs.String("threshold", "5%", "relative growth that counts as a regression")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 2 {
+		return usagef("want BASE and NEW, got %d arguments", fs.NArg())
+	}
+	th, err := parseThreshold(*thr)
+	if err != nil {
+		return err
+	}
+	var rs [2]*result.Result
+	for i, p := range fs.Args() {
+		if rs[i], err = loadResult(ctx, env, p, &af); err != nil {
+			return err
+		}
+	}
+	if n := rpt.CompareText(env.Stdout, rpt.Compare(rs[0], rs[1], th)); n > 0 {
+		return &CodeError{Code: ExitRegression, Msg: fmt.Sprintf("%d figure(s) regressed beyond %s", n, *thr)}
+	}
+	return nil
+}
+
+func parseThreshold(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil || v < 0 {
+		return 0, usagef("--threshold: want a percentage like 5%%, got %q", s)
+	}
+	return v / 100, nil
+}
+
+// loadResult reads a Result JSON file, or analyses the input at path.
+func loadResult(ctx context.Context, env *Env, path string, af *analyzeFlags) (*result.Result, error) {
+	if st, err := os.Stat(path); err == nil && !st.IsDir() && strings.HasSuffix(path, ".json") {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if res, err := rpt.ReadJSON(f); err == nil && res.SchemaVersion > 0 {
+			return res, nil
+		}
+	}
+	opts, err := af.options()
+	if err != nil {
+		return nil, err
+	}
+	return analyzeInputs(ctx, env, []string{path}, opts)
 }
