@@ -59,6 +59,7 @@ type Config struct {
 	LaunchLatencyNs   int64   `json:"launch_latency_ns"` // launch to earliest kernel start
 	QueueDepth        int     `json:"queue_depth"`       // how many kernels the CPU may run ahead of the GPU
 	StepGapNs         int64   `json:"step_gap_ns"`       // host time between a step's sync and the next step
+	StartSkewNs       int64   `json:"start_skew_ns"`     // ranks start their first step up to this late
 	GPUName           string  `json:"gpu_name"`
 }
 
@@ -71,7 +72,7 @@ func DefaultConfig() Config {
 		Seed: 1, Jitter: 0.01, FwdLayerNs: 900_000, BwdRatio: 2, LossNs: 120_000,
 		OptimizerNs: 150_000, ActivationBytes: 8 << 20, GradBytesPerLayer: 200 << 20,
 		NVLinkAlphaNs: 8_000, NVLinkBps: 360e9, NetAlphaNs: 20_000, NetBps: 45e9,
-		LaunchNs: 6_000, LaunchLatencyNs: 4_000, QueueDepth: 24, StepGapNs: 200_000,
+		LaunchNs: 6_000, LaunchLatencyNs: 4_000, QueueDepth: 24, StepGapNs: 200_000, StartSkewNs: 40_000,
 		GPUName: "NVIDIA H100 80GB HBM3",
 	}
 }
@@ -109,8 +110,8 @@ func (c *Config) validateTiming(bad func(string, ...any)) {
 	if c.FwdLayerNs <= 0 || c.BwdRatio <= 0 || c.NVLinkBps <= 0 || c.NetBps <= 0 {
 		bad("forward time, backward ratio and bandwidths must be > 0")
 	}
-	if c.Jitter < 0 || c.Jitter > 0.2 || c.MaxHostOffsetNs < 0 {
-		bad("jitter must be in [0, 0.2] and the host offset bound >= 0")
+	if c.Jitter < 0 || c.Jitter > 0.2 || c.MaxHostOffsetNs < 0 || c.StartSkewNs < 0 {
+		bad("jitter must be in [0, 0.2], the host offset bound and start skew >= 0")
 	}
 	if n := c.hosts(); len(c.HostOffsetsNs) > 0 && len(c.HostOffsetsNs) != n {
 		bad("%d host offsets for %d hosts", len(c.HostOffsetsNs), n)

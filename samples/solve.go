@@ -55,7 +55,7 @@ func (s *sim) initRank(r int) {
 		st.last[i] = -1
 	}
 	st.stepStart, st.stepEnd = make([]int64, s.cfg.Steps), make([]int64, s.cfg.Steps)
-	st.cpu = s.rng.Int64N(40_000)
+	st.cpu = s.rng.Int64N(s.cfg.StartSkewNs + 1)
 }
 
 func (s *sim) deadlock() error {
