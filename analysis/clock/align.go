@@ -32,6 +32,18 @@ func Align(t *model.Trace, inst []Instance) Offsets {
 		return o
 	}
 	edges := pairEdges(t, inst)
+	o.setOffsets(t, edges)
+	o.Matched = len(inst)
+	if len(edges) > 0 {
+		o.Method = "collective-end"
+	}
+	o.ResidualNs = residual(t, inst, o)
+	return o
+}
+
+// setOffsets solves the pair graph and stores each reached rank's offset,
+// warning about the others.
+func (o *Offsets) setOffsets(t *model.Trace, edges []edge) {
 	ref := t.Ranks[0].Rank
 	x, reached := solve(ref, edges)
 	for _, r := range t.Ranks {
@@ -41,12 +53,6 @@ func Align(t *model.Trace, inst []Instance) Offsets {
 		}
 		o.ByRank[r.Rank] = int64(math.Round(x[r.Rank]))
 	}
-	o.Matched = len(inst)
-	if len(edges) > 0 {
-		o.Method = "collective-end"
-	}
-	o.ResidualNs = residual(t, inst, o)
-	return o
 }
 
 // pairEdges collects, per (lowest member, other member), the end differences

@@ -67,27 +67,18 @@ func axisGroups(t *model.Trace) map[model.Axis][][]int32 {
 
 // components unions the member sets of axis a's communicators.
 func components(t *model.Trace, a model.Axis) [][]int32 {
-	parent := map[int32]int32{}
-	var find func(x int32) int32
-	find = func(x int32) int32 {
-		if p, ok := parent[x]; ok && p != x {
-			parent[x] = find(p)
-			return parent[x]
-		}
-		parent[x] = x
-		return x
-	}
+	u := unionFind{}
 	for _, c := range t.Comms {
 		if c.Axis != a {
 			continue
 		}
 		for _, m := range c.Members {
-			parent[find(m)] = find(c.Members[0])
+			u[u.find(m)] = u.find(c.Members[0])
 		}
 	}
 	byRoot := map[int32][]int32{}
-	for x := range parent {
-		byRoot[find(x)] = append(byRoot[find(x)], x)
+	for x := range u {
+		byRoot[u.find(x)] = append(byRoot[u.find(x)], x)
 	}
 	var out [][]int32
 	for _, g := range byRoot {
@@ -96,6 +87,19 @@ func components(t *model.Trace, a model.Axis) [][]int32 {
 	}
 	slices.SortFunc(out, func(a, b []int32) int { return int(a[0] - b[0]) })
 	return out
+}
+
+// unionFind maps a rank to its parent; a root is its own parent.
+type unionFind map[int32]int32
+
+func (u unionFind) find(x int32) int32 {
+	p, ok := u[x]
+	if !ok || p == x {
+		u[x] = x
+		return x
+	}
+	u[x] = u.find(p)
+	return u[x]
 }
 
 // modalSize is the most common group size (the smaller on a tie).

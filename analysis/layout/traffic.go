@@ -88,10 +88,7 @@ func countTraffic(t *model.Trace) []commStats {
 func labelByTraffic(t *model.Trace) {
 	st := countTraffic(t)
 	world := worldSize(t)
-	smaller := false
-	for i, c := range t.Comms {
-		smaller = smaller || len(c.Members) >= 2 && len(c.Members) < world && (st[i].kernels > 0 || c.Axis != model.AxisUnknown)
-	}
+	smaller := hasSmallerGroups(t, st, world)
 	classes := map[[2]int32][]int{} // (member count, stride) → unknown communicators
 	var silent []int                // unknown groups that ran nothing
 	for i := range t.Comms {
@@ -128,6 +125,17 @@ func labelSilent(t *model.Trace, silent []int) {
 	for _, i := range silent {
 		t.Comms[i].Axis, t.Comms[i].AxisBy = model.AxisPP, model.AxisByTraffic
 	}
+}
+
+// hasSmallerGroups reports whether some group of 2 or more ranks, fewer
+// than the world, is labelled or ran kernels.
+func hasSmallerGroups(t *model.Trace, st []commStats, world int) bool {
+	for i, c := range t.Comms {
+		if len(c.Members) >= 2 && len(c.Members) < world && (st[i].kernels > 0 || c.Axis != model.AxisUnknown) {
+			return true
+		}
+	}
+	return false
 }
 
 // worldOrDP: a group of every rank is the default (WORLD) group when other

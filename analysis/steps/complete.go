@@ -60,12 +60,7 @@ func dropCutLast(t *model.Trace, s *Steps) {
 func cutShort(t *model.Trace, rank int32, w Window) bool {
 	ev := &t.Events
 	lo, hi := ev.RankRange(rank)
-	launched := map[int64]bool{}
-	for i := lo; i < hi; i++ {
-		if ev.Kind[i] == model.KindRuntime && ev.Corr[i] >= 0 && inside(w, ev.Start[i]) && isLaunch(t.Name(i)) {
-			launched[ev.Corr[i]] = false
-		}
-	}
+	launched := launchedIn(t, lo, hi, w)
 	for i := lo; i < hi; i++ {
 		if !ev.Kind[i].OnGPU() || ev.Kind[i] == model.KindGPUAnnotation {
 			continue
@@ -84,6 +79,19 @@ func cutShort(t *model.Trace, rank int32, w Window) bool {
 		}
 	}
 	return false
+}
+
+// launchedIn maps the correlation ids of the launches in w (rows [lo, hi))
+// to false: not yet seen on the GPU.
+func launchedIn(t *model.Trace, lo, hi int, w Window) map[int64]bool {
+	ev := &t.Events
+	launched := map[int64]bool{}
+	for i := lo; i < hi; i++ {
+		if ev.Kind[i] == model.KindRuntime && ev.Corr[i] >= 0 && inside(w, ev.Start[i]) && isLaunch(t.Name(i)) {
+			launched[ev.Corr[i]] = false
+		}
+	}
+	return launched
 }
 
 func inside(w Window, x int64) bool { return x >= w.Start && x < w.End }

@@ -42,7 +42,26 @@ func syncAxis(t *model.Trace) model.Axis {
 
 // burstEnds returns the end of each burst of rank r's kernels on axis.
 func burstEnds(t *model.Trace, r int32, axis model.Axis) []int64 {
-	type span struct{ start, end int64 }
+	ks := axisKernels(t, r, axis)
+	if len(ks) == 0 {
+		return nil
+	}
+	maxGap := largestGap(ks)
+	var out []int64
+	end := ks[0].end
+	for _, k := range ks[1:] {
+		if maxGap > 0 && 2*(k.start-end) > maxGap {
+			out = append(out, end)
+		}
+		end = max(end, k.end)
+	}
+	return append(out, end)
+}
+
+type span struct{ start, end int64 }
+
+// axisKernels lists rank r's communication kernels on axis, by start.
+func axisKernels(t *model.Trace, r int32, axis model.Axis) []span {
 	var ks []span
 	ev := &t.Events
 	lo, hi := ev.RankRange(r)
@@ -51,24 +70,19 @@ func burstEnds(t *model.Trace, r int32, axis model.Axis) []int64 {
 			ks = append(ks, span{ev.Start[i], ev.Start[i] + ev.Dur[i]})
 		}
 	}
-	if len(ks) == 0 {
-		return nil
-	}
-	var maxGap int64
+	return ks
+}
+
+// largestGap is the longest time between a kernel's start and the end of
+// all kernels before it.
+func largestGap(ks []span) int64 {
+	var gap int64
 	end := ks[0].end
 	for _, k := range ks[1:] {
-		maxGap = max(maxGap, k.start-end)
+		gap = max(gap, k.start-end)
 		end = max(end, k.end)
 	}
-	var out []int64
-	end = ks[0].end
-	for _, k := range ks[1:] {
-		if maxGap > 0 && 2*(k.start-end) > maxGap {
-			out = append(out, end)
-		}
-		end = max(end, k.end)
-	}
-	return append(out, end)
+	return gap
 }
 
 func commAxis(t *model.Trace, i int) model.Axis {
