@@ -20,10 +20,10 @@ var Scenarios = []Scenario{
 	{"slow-last-stage", "TP2 PP4 DP1, the last stage 30% heavier: it is the bottleneck", slowLastStage},
 	{"slow-rank", "TP2 PP2 DP2, rank 3 20% slower: its TP peer waits in all-reduce, the pipeline stretches", slowRank},
 	{"clock-skew", "TP2 PP2 DP2 on 4 GPUs per host, host clocks ±300 µs apart", clockSkew},
-	{"dp-overlap", "TP1 PP2 DP4, gradient sync in buckets overlapped with the last backward (distributed optimizer)", dpOverlap},
-	{"dp-exposed", "TP1 PP2 DP4, gradient all-reduce after the backward over the network: exposed DP time", dpExposed},
+	{"dp-overlap", "as dp-exposed with the gradient all-reduce in 4 buckets overlapped with the last backward", dpOverlap},
+	{"dp-exposed", "TP1 PP2 DP4 on 2 GPUs per host, 4 layers per stage: gradient all-reduce after the backward, over the network: exposed DP time", dpExposed},
 	{"p2p-nometa", "TP2 PP4 DP1, batched p2p: send/recv kernels carry no metadata; no group descriptions", p2pNoMeta},
-	{"big-64", "TP4 PP4 DP4 (64 ranks, 8 hosts), 3 steps, for benchmarks", big64},
+	{"big-64", "TP4 PP4 DP4 (64 ranks, 8 hosts), 3 steps, distributed optimizer (reduce-scatter + all-gather), for benchmarks", big64},
 }
 
 // Lookup returns the configuration of the named scenario.
@@ -74,13 +74,14 @@ func clockSkew() Config {
 
 func dpOverlap() Config {
 	c := dpExposed()
-	c.DPOverlap, c.DistOptimizer, c.DPBuckets, c.LayersPerStage = true, true, 4, 4
+	c.DPOverlap = true
 	return c
 }
 
 func dpExposed() Config {
 	c := DefaultConfig()
 	c.TP, c.PP, c.DP, c.GPUsPerHost = 1, 2, 4, 2
+	c.LayersPerStage, c.DPBuckets, c.GradBytesPerLayer = 4, 4, 50<<20
 	return c
 }
 
@@ -93,6 +94,6 @@ func p2pNoMeta() Config {
 func big64() Config {
 	c := DefaultConfig()
 	c.TP, c.PP, c.DP, c.Steps, c.Microbatches, c.LayersPerStage = 4, 4, 4, 3, 8, 1
-	c.MaxHostOffsetNs = 200_000
+	c.MaxHostOffsetNs, c.DistOptimizer = 200_000, true
 	return c
 }

@@ -74,3 +74,17 @@ func countX(ct chromeTrace) int {
 	}
 	return n
 }
+
+func BenchmarkWriteBig64(b *testing.B) {
+	c, _ := samples.Lookup("big-64")
+	job, err := samples.Simulate(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	for b.Loop() {
+		if err := WriteDir(dir, job); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
