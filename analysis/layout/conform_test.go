@@ -78,3 +78,17 @@ func sharedDir(t testing.TB, elem ...string) string {
 	}
 	return p
 }
+
+func BenchmarkInferBig64(b *testing.B) {
+	cfg, _ := samples.Lookup("big-64")
+	j, err := samples.Simulate(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := layout.Infer(j.Trace, layout.Flags{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
