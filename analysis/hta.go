@@ -1,0 +1,127 @@
+package analysis
+
+import (
+	"math"
+	"regexp"
+
+	"github.com/tpptrace/tpptrace/analysis/measure"
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// HTA's kernel classification regexes (hta/common/types.py, utils.py).
+var (
+	htaComm    = regexp.MustCompile(`(^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*)`)
+	htaNotComp = regexp.MustCompile(`(^nccl)|(.*Memcpy)|(.*Memset)|(.*dma)|(^.*Sync)|(^Stream Wait Event)|(cuda.*LaunchKernel)` +
+		`|(^runFunction)|(^hip)|(^job_exe)|(^packet)|(^pe_exe)|(^cpum_exe_subgraph)|(^hccl)|(^collective_subgraph_execution)`)
+	htaStep = regexp.MustCompile(`^ProfilerStep#(\d+)`)
+)
+
+// HTARank is Holistic Trace Analysis's temporal breakdown and
+// communication/computation overlap of one rank, in nanoseconds.
+type HTARank struct {
+	Rank          int32
+	KernelNs      int64   // last GPU event end − first GPU event start
+	IdleNs        int64   // KernelNs − |∪ GPU events|
+	ComputeNs     int64   // |∪ computation kernels|
+	NonComputeNs  int64   // KernelNs − ComputeNs − IdleNs
+	OverlapPct    float64 // 100·|comm ∩ compute| / |comm|; -1 without comm
+	ExposedCommNs int64   // |comm| − |comm ∩ compute|
+}
+
+// HTABreakdown reproduces HTA's get_temporal_breakdown and
+// get_comm_comp_overlap over HTA's window: with more than one
+// ProfilerStep, only GPU events launched (by correlation) from CPU events
+// that start before the last step (or end with it, includeLast) are kept;
+// everything before the first step is kept too. See docs/hta-parity.md.
+func HTABreakdown(t *model.Trace, includeLast bool) []HTARank {
+	var out []HTARank
+	for _, r := range t.Ranks {
+		lo, hi := t.Events.RankRange(r.Rank)
+		if hi > lo {
+			out = append(out, htaRank(t, r.Rank, lo, hi, includeLast))
+		}
+	}
+	return out
+}
+
+func htaRank(t *model.Trace, r int32, lo, hi int, includeLast bool) HTARank {
+	keep := htaKeep(t, lo, hi, includeLast)
+	round := fractionalMicros(t, lo, hi)
+	var all, comp, comm []measure.Interval
+	for i := lo; i < hi; i++ {
+		k := t.Events.Kind[i]
+		if !k.OnGPU() || k == model.KindGPUAnnotation || keep != nil && !keep[t.Events.Corr[i]] {
+			continue
+		}
+		iv := measure.Interval{Start: t.Events.Start[i], End: t.Events.Start[i] + t.Events.Dur[i]}
+		if round {
+			iv = htaRound(iv)
+		}
+		all = append(all, iv)
+		switch name := t.Name(i); {
+		case htaComm.MatchString(name):
+			comm = append(comm, iv)
+		case !htaNotComp.MatchString(name):
+			comp = append(comp, iv)
+		}
+	}
+	return htaFigures(r, measure.Normalize(all), measure.Normalize(comp), measure.Normalize(comm))
+}
+
+func htaFigures(r int32, all, comp, comm measure.Set) HTARank {
+	lo, hi := all.Bounds()
+	h := HTARank{Rank: r, KernelNs: hi - lo, ComputeNs: comp.Len(), OverlapPct: -1}
+	h.IdleNs = h.KernelNs - all.Len()
+	h.NonComputeNs = h.KernelNs - h.ComputeNs - h.IdleNs
+	if c := comm.Len(); c > 0 {
+		ov := measure.IntersectLen(comm, comp)
+		h.OverlapPct, h.ExposedCommNs = 100*float64(ov)/float64(c), c-ov
+	}
+	return h
+}
+
+// htaKeep returns the correlation ids of the CPU events HTA keeps, or nil
+// when it keeps everything (fewer than two distinct ProfilerSteps).
+func htaKeep(t *model.Trace, lo, hi int, includeLast bool) map[int64]bool {
+	names := map[int32]bool{}
+	lastStart, lastEnd := int64(-1<<62), int64(-1<<62)
+	for i := lo; i < hi; i++ {
+		if !t.Events.Kind[i].OnGPU() && htaStep.MatchString(t.Name(i)) {
+			names[t.Events.Name[i]] = true
+			lastStart, lastEnd = max(lastStart, t.Events.Start[i]), max(lastEnd, t.Events.Start[i]+t.Events.Dur[i])
+		}
+	}
+	if len(names) < 2 {
+		return nil
+	}
+	keep := map[int64]bool{}
+	for i := lo; i < hi; i++ {
+		ts := t.Events.Start[i]
+		if !t.Events.Kind[i].OnGPU() && t.Events.Corr[i] >= 0 && (includeLast && ts <= lastEnd || !includeLast && ts < lastStart) {
+			keep[t.Events.Corr[i]] = true
+		}
+	}
+	return keep
+}
+
+// fractionalMicros reports whether rank's GPU times have sub-microsecond
+// parts: the trace was written with "<us>.<ns>" numbers, which HTA parses
+// as floats and rounds (ts up, end down to whole microseconds).
+func fractionalMicros(t *model.Trace, lo, hi int) bool {
+	for i := lo; i < hi; i++ {
+		if t.Events.Kind[i].OnGPU() && (t.Events.Start[i]%1000 != 0 || t.Events.Dur[i]%1000 != 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// htaRound is HTA's round_down_time_stamps: start = ceil(start), end =
+// floor(end), in microseconds.
+// It works on float64 microseconds as HTA does, so that epoch times
+// (~1.7e15 µs, a quarter-microsecond apart in float64) round as in HTA.
+func htaRound(iv measure.Interval) measure.Interval {
+	ts, dur := float64(iv.Start)/1000, float64(iv.End-iv.Start)/1000
+	s, e := int64(math.Ceil(ts)), int64(math.Floor(ts+dur))
+	return measure.Interval{Start: s * 1000, End: max(e, s) * 1000}
+}

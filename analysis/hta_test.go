@@ -1,0 +1,134 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/ingest/kineto"
+	"github.com/tpptrace/tpptrace/ingest/source"
+)
+
+// sharedDir returns ../shared/<rel> beside the repository root, or skips.
+func sharedDir(t *testing.T, rel ...string) string {
+	t.Helper()
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("repository root not found")
+		}
+		dir = parent
+	}
+	p := filepath.Join(append([]string{dir, "..", "shared"}, rel...)...)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s absent: skipping the HTA parity test", p)
+	}
+	return p
+}
+
+// oracle is the part of run_hta.py's output the parity test reads.
+type oracle struct {
+	Results struct {
+		Temporal []map[string]float64 `json:"temporal_breakdown"`
+		Overlap  []map[string]any     `json:"comm_comp_overlap"`
+	} `json:"results"`
+}
+
+func readOracle(t *testing.T, path string) oracle {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o oracle
+	if err := json.Unmarshal(b, &o); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return o
+}
+
+// closeTo reports |got−want| ≤ 0.5 % of want (or 1 µs when want is tiny).
+func closeTo(got, want float64) bool {
+	return math.Abs(got-want) <= max(0.005*math.Abs(want), 1)
+}
+
+func TestHTAParity(t *testing.T) {
+	kdir := sharedDir(t, "traces", "kineto")
+	for _, c := range []struct{ set, oracle string }{
+		{"hta_trace_filter_2rank", "hta_trace_filter_2rank"},
+		{"param_dlrm_8rank", "param_dlrm_8rank"},
+		{"hta_nccl_data_rank0of2", "hta_nccl_data_rank0of2"},
+		{"hta_ns_resolution_rank0", "hta_ns_resolution_rank0"},
+	} {
+		t.Run(c.set, func(t *testing.T) {
+			files, _ := filepath.Glob(filepath.Join(kdir, c.set, "*"))
+			tr, err := kineto.Read(context.Background(), files, source.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := readOracle(t, filepath.Join(kdir, "hta_oracle", c.oracle+".json"))
+			got := map[int32]HTARank{}
+			for _, h := range HTABreakdown(tr, false) {
+				got[h.Rank] = h
+			}
+			for _, row := range o.Results.Temporal {
+				h, ok := got[int32(row["rank"])]
+				if !ok {
+					t.Errorf("rank %v missing", row["rank"])
+					continue
+				}
+				for _, f := range []struct {
+					name string
+					ns   int64
+				}{{"kernel_time(us)", h.KernelNs}, {"idle_time(us)", h.IdleNs}, {"compute_time(us)", h.ComputeNs}, {"non_compute_time(us)", h.NonComputeNs}} {
+					// non-compute is kernel − compute − idle: allow 0.01 % of the kernel time besides 0.5 %.
+					if d := math.Abs(float64(f.ns)/1e3 - row[f.name]); !closeTo(float64(f.ns)/1e3, row[f.name]) && (f.name != "non_compute_time(us)" || d > 1e-4*row["kernel_time(us)"]) {
+						t.Errorf("rank %v %s = %.1f, HTA %.1f", row["rank"], f.name, float64(f.ns)/1e3, row[f.name])
+					}
+				}
+			}
+			for _, row := range o.Results.Overlap {
+				want, ok := row["comp_comm_overlap_pctg"].(float64)
+				if h := got[int32(row["rank"].(float64))]; ok && math.Abs(h.OverlapPct-want) > 0.5 {
+					t.Errorf("rank %v overlap %.2f %%, HTA %.2f %%", row["rank"], h.OverlapPct, want)
+				}
+			}
+		})
+	}
+}
+
+func TestDLRMWithoutPipelineIsDiagnosed(t *testing.T) {
+	dir := sharedDir(t, "traces", "kineto", "param_dlrm_8rank")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	tr, err := kineto.Read(context.Background(), files, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Analyze(context.Background(), tr, Options{})
+	if err != nil {
+		t.Fatalf("Analyze: %v", err)
+	}
+	if res.Schedule != "none" || res.Layout.PP != 1 || len(res.Ranks) != 8 || res.StepNs <= 0 {
+		t.Fatalf("schedule %q PP %d ranks %d step %d", res.Schedule, res.Layout.PP, len(res.Ranks), res.StepNs)
+	}
+	if len(res.Findings) == 0 || res.Findings[0].CostNs <= 0 || res.Findings[0].Kind == "pipeline_bubble" {
+		t.Fatalf("findings %+v", res.Findings)
+	}
+}
+
+func BenchmarkAnalyzeBig64(b *testing.B) {
+	job := simulate(b, "big-64")
+	b.ReportMetric(float64(job.Trace.Events.Len()), "events")
+	for b.Loop() {
+		if _, err := Analyze(context.Background(), job.Trace, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
