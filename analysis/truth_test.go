@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/layout"
@@ -85,11 +86,12 @@ func checkSlow(t *testing.T, res *result.Result, slow int) {
 }
 
 func TestAnalyzeRecoversTruth(t *testing.T) {
-	for _, name := range []string{"default", "balanced-1f1b", "balanced-gpipe", "slow-last-stage", "slow-rank", "clock-skew", "dp-overlap", "dp-exposed", "p2p-nometa"} {
+	for _, name := range []string{"default", "balanced-1f1b", "balanced-gpipe", "slow-last-stage", "slow-rank", "clock-skew", "dp-overlap", "dp-exposed", "p2p-nometa", "p2p-nometa+flags"} {
 		t.Run(name, func(t *testing.T) {
-			job := simulate(t, name)
+			scenario, flags := strings.CutSuffix(name, "+flags")
+			job := simulate(t, scenario)
 			opts := Options{}
-			if name == "p2p-nometa" { // no descriptions, no peers: the user gives the layout
+			if flags { // the layout as the user would give it
 				opts.Layout = layout.Flags{TP: job.Truth.TP, PP: job.Truth.PP, DP: job.Truth.DP}
 			}
 			res, err := Analyze(context.Background(), job.Trace, opts)
