@@ -1,0 +1,103 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/ingest/dataset"
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/source"
+)
+
+// Load reads paths (trace files, directories of them, or dataset
+// directories) into one validated trace. Directories are expanded
+// recursively; files that no format claims, and files that fail to read
+// while others succeed, are recorded in Trace.Skipped. Load fails only when
+// nothing could be read, when ranks clash, or when the merged trace breaks
+// the model's invariants.
+func Load(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
+	in, err := expand(paths)
+	if err != nil {
+		return nil, err
+	}
+	parts, errs := readDatasets(in.datasets)
+	groups, skipped := sniffAll(in.files, Formats())
+	for _, f := range Formats() {
+		if len(groups[f.Name]) == 0 {
+			continue
+		}
+		tr, err := f.Read(ctx, groups[f.Name], opts)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			errs = append(errs, fmt.Errorf("%s: %w", f.Name, err))
+			skipped.Skipped = append(skipped.Skipped, groupSkips(groups[f.Name], f.Name, err)...)
+			continue
+		}
+		parts = append(parts, tr)
+	}
+	return finish(parts, skipped, in.skipped, errs)
+}
+
+// finish merges the parts, or explains why there is nothing to merge.
+func finish(parts []*model.Trace, skipped *model.Trace, walkSkips []model.Skip, errs []error) (*model.Trace, error) {
+	if len(parts) == 0 {
+		if len(errs) > 0 {
+			return nil, errors.Join(errs...)
+		}
+		return nil, noInputError(skipped, walkSkips)
+	}
+	skipped.Skipped = append(skipped.Skipped, walkSkips...)
+	t, err := model.Merge(append(parts, skipped)...)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("the merged trace is invalid: %w", err)
+	}
+	return t, nil
+}
+
+func noInputError(skipped *model.Trace, walkSkips []model.Skip) error {
+	all := append(append([]model.Skip{}, skipped.Skipped...), walkSkips...)
+	if len(all) == 0 {
+		return errors.New("no input files")
+	}
+	var b strings.Builder
+	b.WriteString("no readable trace among the inputs:")
+	for i, s := range all {
+		if i == 5 {
+			fmt.Fprintf(&b, "\n  ... and %d more", len(all)-5)
+			break
+		}
+		fmt.Fprintf(&b, "\n  %s: %s", s.Source, s.Reason)
+	}
+	return errors.New(b.String())
+}
+
+// groupSkips records every file of a group whose reader failed as a whole.
+func groupSkips(paths []string, format string, err error) []model.Skip {
+	out := make([]model.Skip, len(paths))
+	for i, p := range paths {
+		out[i] = model.Skip{Source: p, Offset: -1, Reason: format + " reader failed: " + err.Error(), Count: 1}
+	}
+	return out
+}
+
+// readDatasets reads each dataset directory.
+func readDatasets(dirs []string) ([]*model.Trace, []error) {
+	var parts []*model.Trace
+	var errs []error
+	for _, d := range dirs {
+		t, _, err := dataset.Read(d)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		parts = append(parts, t)
+	}
+	return parts, errs
+}

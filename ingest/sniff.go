@@ -1,0 +1,69 @@
+package ingest
+
+import (
+	"bufio"
+	"compress/gzip"
+	"io"
+	"os"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/source"
+)
+
+// sniffSize is how much of a file the formats see when sniffing.
+const sniffSize = 4096
+
+// sniffAll assigns each file to the first format whose Sniff accepts it.
+// Files no format claims are returned as skip records in a trace.
+func sniffAll(files []string, formats []source.Format) (map[string][]string, *model.Trace) {
+	groups := map[string][]string{}
+	skipped := &model.Trace{}
+	for _, p := range files {
+		head, err := readHead(p)
+		if err != nil {
+			skipped.Skip(p, -1, "", "cannot read: %v", err)
+			continue
+		}
+		name := sniff(p, head, formats)
+		if name == "" {
+			skipped.Skip(p, -1, "", "no input format recognises this file")
+			continue
+		}
+		groups[name] = append(groups[name], p)
+	}
+	return groups, skipped
+}
+
+func sniff(path string, head []byte, formats []source.Format) string {
+	for _, f := range formats {
+		if f.Sniff != nil && f.Sniff(path, head) {
+			return f.Name
+		}
+	}
+	return ""
+}
+
+// readHead returns up to sniffSize bytes of a file, gunzipped when it is
+// gzip. A truncated gzip stream still gives what it holds.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	var r io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, err
+		}
+		r = zr
+	}
+	head := make([]byte, sniffSize)
+	n, err := io.ReadFull(r, head)
+	if err != nil && n == 0 && err != io.EOF {
+		return nil, err
+	}
+	return head[:n], nil
+}
