@@ -18,26 +18,43 @@ func (b *builder) finish(ranks map[int32]int32, src model.Source) {
 		b.colls[i].rank = ranks[ev.Rank[b.colls[i].ev]]
 	}
 	streams := b.remapStreams(ranks)
-	out := model.Events{}
-	out.Grow(ev.Len())
-	dropped := 0
-	for i := 0; i < ev.Len(); i++ {
-		r, ok := ranks[ev.Rank[i]]
-		if !ok {
-			dropped++
-			continue
-		}
-		e := ev.At(i)
-		e.Rank, e.Stream = r, remapIndex(streams, e.Stream)
-		out.Append(e)
-	}
-	b.tr.Events = out
+	dropped := b.remapEvents(ranks, streams)
 	b.tr.Sources = []model.Source{src}
 	if dropped > 0 {
 		b.skipRows["cpu event of a process without gpu work"] += int64(dropped)
 	}
 	b.addRanks(ranks, dev)
 	b.addSkips()
+}
+
+// remapEvents rewrites ranks and streams in place, dropping the events of
+// processes without a rank, and returns how many it dropped.
+func (b *builder) remapEvents(ranks map[int32]int32, streams []int32) int {
+	ev := &b.tr.Events
+	n := 0
+	last, lastRank, lastOK := int32(-1), int32(0), false
+	for i := 0; i < ev.Len(); i++ {
+		if pid := ev.Rank[i]; pid != last || i == 0 {
+			last = pid
+			lastRank, lastOK = ranks[pid]
+		}
+		if !lastOK {
+			continue
+		}
+		e := ev.At(i)
+		e.Rank, e.Stream = lastRank, remapIndex(streams, e.Stream)
+		ev.Set(n, e)
+		n++
+	}
+	dropped := ev.Len() - n
+	truncate(ev, n)
+	return dropped
+}
+
+func truncate(ev *model.Events, n int) {
+	ev.Rank, ev.Stream, ev.Kind, ev.Name = ev.Rank[:n], ev.Stream[:n], ev.Kind[:n], ev.Name[:n]
+	ev.Start, ev.Dur, ev.Corr = ev.Start[:n], ev.Dur[:n], ev.Corr[:n]
+	ev.Iter, ev.Micro, ev.Coll = ev.Iter[:n], ev.Micro[:n], ev.Coll[:n]
 }
 
 func (b *builder) remapStreams(ranks map[int32]int32) []int32 {

@@ -22,6 +22,7 @@ func (b *builder) readRuntime() error {
 		return nil
 	}
 	names := map[int64]int32{}
+	b.grow(t)
 	return b.d.each(`SELECT start, end, globalTid, correlationId, nameId FROM `+t, func(s *sqlite3.Stmt) {
 		sid := s.ColumnInt64(4)
 		name, ok := names[sid]

@@ -28,6 +28,7 @@ func (b *builder) readKernels() error {
 	}
 	q := `SELECT start, end, deviceId, streamId, correlationId, globalPid, ` + nameCol + ` FROM ` + kernelTable
 	cache := make([]kernelName, len(b.strs))
+	b.grow(kernelTable)
 	return b.d.each(q, func(s *sqlite3.Stmt) {
 		kn := b.kernelName(cache, s.ColumnInt64(6))
 		pid := pidOf(nullInt(s, 5, 0))
@@ -95,6 +96,16 @@ func (b *builder) readMemset() error {
 		e := b.gpuEvent(s, pidOf(nullInt(s, 5, 0)), model.KindMemset, name)
 		e.Corr = nullInt(s, 4, -1)
 		b.addGPU(e)
+	})
+}
+
+// grow makes room for the rows of table, from its largest rowid (a cheap
+// upper bound for exports, which never delete).
+func (b *builder) grow(table string) {
+	_ = b.d.each(`SELECT MAX(rowid) FROM `+table, func(s *sqlite3.Stmt) {
+		if n := s.ColumnInt64(0); n > 0 && n < 1<<31 {
+			b.tr.Events.Grow(int(n))
+		}
 	})
 }
 

@@ -23,6 +23,15 @@ func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trac
 		b.finish(ranks[i], model.Source{Path: paths[i], Format: formatOf(paths[i]), Version: b.meta.versionText(), Size: size(paths[i])})
 	}
 	resolveComms(bs, opts)
+	return merge(bs)
+}
+
+// merge merges the reports' traces; one report only needs sorting.
+func merge(bs []*builder) (*model.Trace, error) {
+	if len(bs) == 1 {
+		bs[0].tr.Events.Sort()
+		return bs[0].tr, nil
+	}
 	parts := make([]*model.Trace, len(bs))
 	for i, b := range bs {
 		parts[i] = b.tr
