@@ -1,15 +1,9 @@
 package cli
 
 import (
-	"compress/gzip"
 	"context"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,7 +11,6 @@ import (
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest"
-	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	rpt "github.com/tpptrace/tpptrace/report"
@@ -140,92 +133,11 @@ func analyzeInputs(ctx context.Context, env *Env, paths []string, opts analysis.
 	return analysis.Analyze(ctx, t, opts)
 }
 
-// loadTrace reads a dataset directory, or sniffs every file (directories
-// expanded) with the ingest formats, reads each group and merges them.
+// loadTrace reads the inputs through the ingest dispatcher, with its
+// dataset cache (a dataset input is read directly).
 func loadTrace(ctx context.Context, env *Env, paths []string, re *regexp.Regexp) (*model.Trace, error) {
-	if len(paths) == 1 && dataset.IsDataset(paths[0]) {
-		t, _, err := dataset.Read(paths[0])
-		return t, err
-	}
-	groups, order, err := sniffAll(paths)
-	if err != nil {
-		return nil, err
-	}
 	opts := source.Options{StepRegex: re, Warn: func(m string) { fmt.Fprintf(env.Stderr, "warning: %s\n", m) }}
-	var parts []*model.Trace
-	for _, f := range order {
-		p, err := f.Read(ctx, groups[f.Name], opts)
-		if err != nil {
-			return nil, err
-		}
-		parts = append(parts, p)
-	}
-	return model.Merge(parts...)
-}
-
-func sniffAll(paths []string) (map[string][]string, []source.Format, error) {
-	files, err := expand(paths)
-	if err != nil {
-		return nil, nil, err
-	}
-	groups := map[string][]string{}
-	var order []source.Format
-	for _, f := range files {
-		fm, ok := sniff(f)
-		if !ok {
-			continue
-		}
-		if _, seen := groups[fm.Name]; !seen {
-			order = append(order, fm)
-		}
-		groups[fm.Name] = append(groups[fm.Name], f)
-	}
-	if len(order) == 0 {
-		return nil, nil, fmt.Errorf("no trace found in %s", strings.Join(paths, " "))
-	}
-	return groups, order, nil
-}
-
-func expand(paths []string) ([]string, error) {
-	var out []string
-	for _, p := range paths {
-		err := filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				out = append(out, path)
-			}
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", p, err)
-		}
-	}
-	slices.Sort(out)
-	return out, nil
-}
-
-func sniff(path string) (source.Format, bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return source.Format{}, false
-	}
-	defer f.Close()
-	head := make([]byte, 4096)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	if n >= 2 && head[0] == 0x1f && head[1] == 0x8b {
-		f.Seek(0, io.SeekStart)
-		if zr, err := gzip.NewReader(f); err == nil {
-			head = make([]byte, 4096)
-			n, _ = io.ReadFull(zr, head)
-			head = head[:n]
-		}
-	}
-	for _, fm := range ingest.Formats() {
-		if fm.Sniff(path, head) {
-			return fm, true
-		}
-	}
-	return source.Format{}, false
+	return ingest.LoadCached(ctx, paths, opts, "")
 }
 
 // gate is one --fail-on: a finding kind and the cost above which it fails.
