@@ -69,19 +69,28 @@ func axisFit(comms []result.CommStats, axis string) *plot.Plot {
 	p := newPlot(axis+" communicators", "message size", "time (µs)")
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker = byteTicks{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = logTicks{}
 	p.Add(plotter.NewGrid())
 	med := medianBeta(comms, axis)
+	var all plotter.XYs
 	for _, c := range comms {
 		if c.Axis == axis {
-			addComm(p, c, c.BetaNsPerByte > outlierFactor*med && med > 0, axis)
+			all = append(all, positive(c.Points)...)
+		}
+	}
+	xlo, xhi, ylo, yhi := plotter.XYRange(all)
+	widen(&p.X, xlo, xhi)
+	widen(&p.Y, ylo, yhi)
+	for _, c := range comms {
+		if c.Axis == axis {
+			addComm(p, c, c.BetaNsPerByte > outlierFactor*med && med > 0, axis, p.X.Min, p.X.Max)
 		}
 	}
 	p.Legend.Top, p.Legend.Left = true, true
 	return p
 }
 
-func addComm(p *plot.Plot, c result.CommStats, outlier bool, axis string) {
+func addComm(p *plot.Plot, c result.CommStats, outlier bool, axis string, lo, hi float64) {
 	xy := positive(c.Points)
 	if len(xy) == 0 {
 		return
@@ -91,7 +100,7 @@ func addComm(p *plot.Plot, c result.CommStats, outlier bool, axis string) {
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}
 		p.Add(sc)
 	}
-	line, err := plotter.NewLine(fitLine(c, xy))
+	line, err := plotter.NewLine(fitLine(c, lo, hi))
 	if err != nil {
 		return
 	}
@@ -110,12 +119,8 @@ func cmpName(c result.CommStats) string {
 	return c.ID
 }
 
-// fitLine is α + β·x over the range of xy, in µs.
-func fitLine(c result.CommStats, xy plotter.XYs) plotter.XYs {
-	lo, hi := xy[0].X, xy[0].X
-	for _, p := range xy {
-		lo, hi = min(lo, p.X), max(hi, p.X)
-	}
+// fitLine is α + β·x over [lo, hi] bytes, in µs.
+func fitLine(c result.CommStats, lo, hi float64) plotter.XYs {
 	var out plotter.XYs
 	for i := range 9 {
 		x := lo * pow(hi/lo, float64(i)/8)
