@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/pprof/profile"
+	"github.com/tpptrace/tpptrace/report/plots/fixture"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	code = Run(context.Background(), args, env)
+	return code, out.String(), errb.String()
+}
+
+func TestReportOfTheBundledSample(t *testing.T) {
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, "report", "--sample", "default", "-o", dir); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"report.html", "report.md", "figures/timeline.png", "figures/comms.svg"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() < 1000 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+func TestReportFromAResultFile(t *testing.T) {
+	dir := t.TempDir()
+	b, err := json.Marshal(fixture.Result(fixture.Small()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "result.json")
+	if err := os.WriteFile(in, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "report", "-o", filepath.Join(dir, "out"), in); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "out", "report.html"))
+	if err != nil || !strings.Contains(string(page), "rank 5 computes 30%") {
+		t.Errorf("the page does not show the result's findings (%v)", err)
+	}
+}
+
+func TestReportInputErrors(t *testing.T) {
+	if code, _, _ := runCLI(t, "report"); code != ExitUsage {
+		t.Errorf("no input: exit %d, want %d", code, ExitUsage)
+	}
+	if code, _, _ := runCLI(t, "report", "--sample", "default", "x.json"); code != ExitUsage {
+		t.Errorf("sample and input: exit %d, want %d", code, ExitUsage)
+	}
+	other := filepath.Join(t.TempDir(), "trace.json")
+	os.WriteFile(other, []byte(`{"schemaVersion":1,"traceEvents":[]}`), 0o644)
+	code, _, stderr := runCLI(t, "report", "-o", t.TempDir(), other)
+	if code != ExitError || !strings.Contains(stderr, "not a dataset or a tpptrace result") {
+		t.Errorf("a raw trace: exit %d, %q", code, stderr)
+	}
+}
+
+func TestPprofOfTheBundledSample(t *testing.T) {
+	code, out, stderr := runCLI(t, "pprof", "--sample", "default", "-o", "-")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	p, err := profile.Parse(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranks := map[string]bool{}
+	for _, s := range p.Sample {
+		ranks[s.Label["rank"][0]] = true
+	}
+	if len(ranks) != 16 || len(p.Function) < 10 {
+		t.Errorf("%d ranks and %d frames in the profile", len(ranks), len(p.Function))
+	}
+}
+
+func TestExportPerfettoOfTheBundledSample(t *testing.T) {
+	if code, _, _ := runCLI(t, "export", "--sample", "default"); code != ExitUsage {
+		t.Errorf("no format: exit %d, want %d", code, ExitUsage)
+	}
+	code, out, stderr := runCLI(t, "export", "--perfetto", "--sample", "default")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Ph, Name string
+			Pid      int
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	procs := map[int]bool{}
+	for _, e := range doc.TraceEvents {
+		if e.Ph == "M" && e.Name == "process_name" {
+			procs[e.Pid] = true
+		}
+	}
+	if len(procs) != 16 {
+		t.Errorf("%d processes, want one per rank (16)", len(procs))
+	}
+}
