@@ -8,28 +8,28 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
-// finish replaces process ids by global ranks, drops the events of
+// finish replaces process ids by global ranks, makes times relative to base, drops the events of
 // processes that ran no GPU work (launchers, the profiler), and fills the
 // rank and source tables.
-func (b *builder) finish(ranks map[int32]int32, src model.Source) {
+func (b *builder) finish(ranks map[int32]int32, base int64, src model.Source) {
 	ev := &b.tr.Events
 	dev := b.devices()
 	for i := range b.colls {
 		b.colls[i].rank = ranks[ev.Rank[b.colls[i].ev]]
 	}
 	streams := b.remapStreams(ranks)
-	dropped := b.remapEvents(ranks, streams)
+	dropped := b.remapEvents(ranks, streams, base)
 	b.tr.Sources = []model.Source{src}
 	if dropped > 0 {
 		b.skipRows["cpu event of a process without gpu work"] += int64(dropped)
 	}
-	b.addRanks(ranks, dev)
+	b.addRanks(ranks, dev, base)
 	b.addSkips()
 }
 
 // remapEvents rewrites ranks and streams in place, dropping the events of
 // processes without a rank, and returns how many it dropped.
-func (b *builder) remapEvents(ranks map[int32]int32, streams []int32) int {
+func (b *builder) remapEvents(ranks map[int32]int32, streams []int32, base int64) int {
 	ev := &b.tr.Events
 	n := 0
 	last, lastRank, lastOK := int32(-1), int32(0), false
@@ -42,7 +42,7 @@ func (b *builder) remapEvents(ranks map[int32]int32, streams []int32) int {
 			continue
 		}
 		e := ev.At(i)
-		e.Rank, e.Stream = lastRank, remapIndex(streams, e.Stream)
+		e.Rank, e.Stream, e.Start = lastRank, remapIndex(streams, e.Stream), e.Start-base
 		ev.Set(n, e)
 		n++
 	}
@@ -80,7 +80,7 @@ func remapIndex(m []int32, i int32) int32 {
 	return m[i]
 }
 
-func (b *builder) addRanks(ranks map[int32]int32, dev map[int32]int64) {
+func (b *builder) addRanks(ranks map[int32]int32, dev map[int32]int64, base int64) {
 	for pid, r := range ranks {
 		d := dev[pid]
 		gpu := b.meta.gpus[d]
@@ -88,7 +88,7 @@ func (b *builder) addRanks(ranks map[int32]int32, dev map[int32]int64) {
 			gpu = b.meta.gpus[g]
 		}
 		b.tr.AddRank(model.Rank{Rank: r, Host: b.meta.host, PID: int64(pid), LocalGPU: int32(d), GPUName: gpu.name,
-			GPUUUID: gpuUUID(gpu.uuid), BusID: gpu.bus, Coord: model.UnknownCoord, Source: 0, ClockBase: b.meta.sessionNs})
+			GPUUUID: gpuUUID(gpu.uuid), BusID: gpu.bus, Coord: model.UnknownCoord, Source: 0, ClockBase: base})
 	}
 }
 

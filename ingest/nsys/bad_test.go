@@ -121,3 +121,20 @@ func TestRankMapWhenNothingElseNamesTheRank(t *testing.T) {
 		t.Fatalf("ranks %+v", tr.Ranks)
 	}
 }
+
+func TestBadFileSkippedAmongGood(t *testing.T) {
+	paths, err := nsysw.Write(t.TempDir(), tinyJob(), nsysw.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "report_rank9.sqlite")
+	os.WriteFile(bad, []byte("not a database at all"), 0o644)
+	var warns []string
+	tr, err := Read(context.Background(), append(paths, bad), source.Options{Warn: func(s string) { warns = append(warns, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Ranks) != 4 || !skipped(tr, "not a readable SQLite database") || len(warns) == 0 {
+		t.Fatalf("ranks %d, skipped %+v, warnings %q", len(tr.Ranks), tr.Skipped, warns)
+	}
+}

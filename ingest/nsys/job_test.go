@@ -18,7 +18,7 @@ func tinyJob() *model.Trace {
 		tr.AddComm(c)
 	}
 	for r := int32(0); r < 4; r++ {
-		tr.AddRank(model.Rank{Rank: r, Host: fmt.Sprintf("node%d", r/2), PID: 4000 + int64(r), LocalGPU: r % 2, Coord: model.UnknownCoord, Source: -1})
+		tr.AddRank(model.Rank{Rank: r, Host: fmt.Sprintf("node%d", r/2), PID: 4000 + int64(r), LocalGPU: r % 2, Coord: model.UnknownCoord, Source: -1, ClockBase: 1_700_000_000_000_000_000})
 		addRankEvents(tr, r)
 	}
 	tr.Events.Sort()

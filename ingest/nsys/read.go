@@ -2,6 +2,7 @@ package nsys
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 
@@ -14,16 +15,33 @@ import (
 // Read reads Nsight Systems reports (.sqlite exports, or .nsys-rep exported
 // with nsys first), one per rank or one per node, into one trace.
 func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
-	bs, err := readAll(ctx, paths, opts)
+	bs, skips, err := readAll(ctx, paths, opts)
 	if err != nil {
 		return nil, err
 	}
-	ranks := assignRanks(bs, paths, opts)
+	paths = make([]string, len(bs))
 	for i, b := range bs {
-		b.finish(ranks[i], model.Source{Path: paths[i], Format: formatOf(paths[i]), Version: b.meta.versionText(), Size: size(paths[i])})
+		paths[i] = b.path
+	}
+	ranks := assignRanks(bs, paths, opts)
+	base := commonBase(bs)
+	for i, b := range bs {
+		b.finish(ranks[i], base, model.Source{Path: paths[i], Format: formatOf(paths[i]), Version: b.meta.versionText(), Size: size(paths[i])})
 	}
 	resolveComms(bs, opts)
+	bs[0].tr.Skipped = append(bs[0].tr.Skipped, skips...)
 	return merge(bs)
+}
+
+// commonBase is the earliest session start: every rank's times are made
+// relative to it, so ranks stay comparable (their difference is the hosts'
+// clock offset) and ClockBase + time is the host's wall clock.
+func commonBase(bs []*builder) int64 {
+	base := bs[0].meta.sessionNs
+	for _, b := range bs[1:] {
+		base = min(base, b.meta.sessionNs)
+	}
+	return base
 }
 
 // merge merges the reports' traces; one report only needs sorting.
@@ -43,21 +61,46 @@ func merge(bs []*builder) (*model.Trace, error) {
 	return t, nil
 }
 
-func readAll(ctx context.Context, paths []string, opts source.Options) ([]*builder, error) {
+// readAll reads every file; files that fail are skipped (and reported)
+// unless none can be read or the context ends.
+func readAll(ctx context.Context, paths []string, opts source.Options) ([]*builder, []model.Skip, error) {
 	bs := make([]*builder, len(paths))
-	g, ctx := errgroup.WithContext(ctx)
+	errs := make([]error, len(paths))
+	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(workers(opts))
 	for i, p := range paths {
 		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
+			if err := gctx.Err(); err != nil {
 				return err
 			}
-			b, err := readOne(ctx, p)
-			bs[i] = b
-			return err
+			bs[i], errs[i] = readOne(gctx, p)
+			return nil
 		})
 	}
-	return bs, g.Wait()
+	if err := g.Wait(); err != nil {
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	return keepRead(bs, errs, paths, opts)
+}
+
+func keepRead(bs []*builder, errs []error, paths []string, opts source.Options) ([]*builder, []model.Skip, error) {
+	var ok []*builder
+	var skips []model.Skip
+	for i, b := range bs {
+		if errs[i] != nil {
+			skips = append(skips, model.Skip{Source: paths[i], Offset: -1, Reason: errs[i].Error(), Count: 1})
+			warn(opts, "skipping %v", errs[i])
+			continue
+		}
+		ok = append(ok, b)
+	}
+	if len(ok) == 0 {
+		return nil, nil, errors.Join(errs...)
+	}
+	return ok, skips, nil
 }
 
 func workers(opts source.Options) int {

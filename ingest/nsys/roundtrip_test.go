@@ -29,15 +29,18 @@ func writeAndRead(t *testing.T, tr *model.Trace, wo nsysw.Options, ro source.Opt
 }
 
 // gpuKey describes a GPU event independently of string and stream indices.
+// Times are relative to the trace's first GPU event: a reader may choose
+// another time zero (ClockBase), not other durations or offsets.
 func gpuKeys(tr *model.Trace) []string {
 	var out []string
+	t0 := firstGPU(tr)
 	for i := 0; i < tr.Events.Len(); i++ {
 		e := tr.Events.At(i)
 		if !e.Kind.OnGPU() {
 			continue
 		}
 		s := tr.Streams[e.Stream]
-		k := fmt.Sprintf("r%d %s %q %d+%d s%d d%d", e.Rank, e.Kind, tr.Name(i), e.Start, e.Dur, s.ID, s.Device)
+		k := fmt.Sprintf("r%d %s %q %d+%d s%d d%d", e.Rank, e.Kind, tr.Name(i), e.Start-t0, e.Dur, s.ID, s.Device)
 		if e.Coll >= 0 {
 			c := tr.Colls.At(int(e.Coll))
 			k += fmt.Sprintf(" %s %dB peer%d members%v", c.Op, c.Bytes, c.Peer, tr.Comms[c.Comm].Members)
@@ -46,6 +49,16 @@ func gpuKeys(tr *model.Trace) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+func firstGPU(tr *model.Trace) int64 {
+	t0 := int64(1 << 62)
+	for i := 0; i < tr.Events.Len(); i++ {
+		if tr.Events.Kind[i].OnGPU() {
+			t0 = min(t0, tr.Events.Start[i])
+		}
+	}
+	return t0
 }
 
 func TestRoundTripLayouts(t *testing.T) {
@@ -60,6 +73,9 @@ func TestRoundTripLayouts(t *testing.T) {
 				t.Fatalf("GPU events differ:\n got %q\nwant %q", g, w)
 			}
 			checkRanks(t, got, want)
+			if g, w := got.Ranks[0].ClockBase+firstGPU(got), want.Ranks[0].ClockBase+firstGPU(want); g != w {
+				t.Errorf("wall clock of the first GPU event: got %d, want %d", g, w)
+			}
 			checkSteps(t, got)
 		})
 	}

@@ -30,7 +30,11 @@ func (w *writer) exportMeta() error {
 }
 
 func (w *writer) session() error {
-	return w.f.insert("TARGET_INFO_SESSION_START_TIME", "utcEpochNs, utcTime, localTime", w.base, "", "")
+	clock := int64(0)
+	if i := w.tr.FindRank(w.ranks[0]); i >= 0 {
+		clock = w.tr.Ranks[i].ClockBase
+	}
+	return w.f.insert("TARGET_INFO_SESSION_START_TIME", "utcEpochNs, utcTime, localTime", clock+w.base, "", "")
 }
 
 func (w *writer) rank(r int32) (host string, gpu int32) {
