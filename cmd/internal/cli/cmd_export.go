@@ -10,7 +10,7 @@ import (
 var exportCmd = &Command{
 	Name:    "export",
 	Summary: "export the aligned multi-rank timeline for Perfetto / chrome://tracing",
-	Usage:   "tpptrace export --perfetto [-o file.json] <dataset | result.json>  |  tpptrace export --perfetto --sample <scenario>",
+	Usage:   "tpptrace export --perfetto [-o file.json] <traces | dataset | result.json>  |  tpptrace export --perfetto --sample <scenario>",
 	Long: `Writes a Chrome/Perfetto JSON trace that opens in ui.perfetto.dev: one process
 per rank, one thread per stream, every event on the aligned clock (rank 0's),
 the classified step (bubbles, exposed and overlapped communication) on a

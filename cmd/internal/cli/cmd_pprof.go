@@ -12,7 +12,7 @@ import (
 var pprofCmd = &Command{
 	Name:    "pprof",
 	Summary: "write step time as a pprof profile (flame graph, -diff_base)",
-	Usage:   "tpptrace pprof [-o file.pb.gz] <dataset | result.json>  |  tpptrace pprof --sample <scenario>",
+	Usage:   "tpptrace pprof [-o file.pb.gz] <traces | dataset | result.json>  |  tpptrace pprof --sample <scenario>",
 	Long: `Writes a pprof profile whose samples are the time of one representative step,
 attributed along rank → stage → phase → category (compute, exposed TP/PP/DP
 communication, bubble, idle) → kernel, with labels rank, stage, phase and axis.

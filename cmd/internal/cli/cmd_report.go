@@ -7,12 +7,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/dataset"
+	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/report/html"
 	"github.com/tpptrace/tpptrace/samples"
 )
@@ -20,15 +22,15 @@ import (
 var reportCmd = &Command{
 	Name:    "report",
 	Summary: "write a shareable HTML + Markdown report with figures",
-	Usage:   "tpptrace report [-o dir] <dataset | result.json>  |  tpptrace report --sample <scenario> [-o dir]",
+	Usage:   "tpptrace report [-o dir] <traces | dataset | result.json>  |  tpptrace report --sample <scenario> [-o dir]",
 	Long: `Writes <dir>/report.html (self-contained: figures embedded, no external
 reference; it opens offline and can be attached to a nightly job), <dir>/report.md
 and the figures beside it as <dir>/figures/<name>.png and .svg: the timeline of
 one step, per-stage breakdown, measured vs ideal bubble, a rank × step heatmap,
 the arrival skew around a slow rank and α-β fits per communicator.
 
-The input is a dataset written by 'tpptrace ingest' (analysed first) or a Result
-written by 'tpptrace analyze --json'. --sample renders a bundled simulated job
+The input is trace files or directories or a dataset written by 'tpptrace ingest'
+(read and analysed first), or a Result written by 'tpptrace analyze --json'. --sample renders a bundled simulated job
 (see 'tpptrace samples list').
 
 Examples:
@@ -74,17 +76,30 @@ func (in *inputFlags) load(ctx context.Context, env *Env, args []string) (*resul
 		return nil, nil, usagef("give --sample or an input, not both")
 	case in.sample != "":
 		return loadSample(ctx, in.sample)
-	case len(args) != 1:
-		return nil, nil, usagef("want one input (a dataset directory or a result .json), got %d", len(args))
-	case dataset.IsDataset(args[0]):
-		t, _, err := dataset.Read(args[0])
-		if err != nil {
-			return nil, nil, err
-		}
-		return analyse(ctx, env, t)
+	case len(args) == 0:
+		return nil, nil, usagef("want an input: trace files or directories, a dataset, or a result .json")
+	case len(args) == 1 && isResultFile(args[0]):
+		r, err := readResult(args[0])
+		return r, nil, err
 	}
-	r, err := readResult(args[0])
-	return r, nil, err
+	t, err := ingest.Load(ctx, args, source.Options{Warn: func(msg string) { fmt.Fprintln(env.Stderr, "warning:", msg) }})
+	if err != nil {
+		return nil, nil, err
+	}
+	return analyse(ctx, env, t)
+}
+
+// isResultFile tells whether path is a JSON Result (it names its
+// schema_version near the top; Chrome traces spell it schemaVersion).
+func isResultFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	return bytes.Contains(head[:n], []byte(`"schema_version"`))
 }
 
 func loadSample(ctx context.Context, name string) (*result.Result, *model.Trace, error) {
@@ -113,9 +128,6 @@ func readResult(path string) (*result.Result, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
-	}
-	if !bytes.Contains(b[:min(len(b), 4096)], []byte(`"schema_version"`)) {
-		return nil, fmt.Errorf("%s: not a dataset or a tpptrace result; raw traces must be read with 'tpptrace analyze' or 'tpptrace ingest' first", path)
 	}
 	var r result.Result
 	if err := json.Unmarshal(b, &r); err != nil {

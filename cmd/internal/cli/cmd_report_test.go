@@ -59,11 +59,10 @@ func TestReportInputErrors(t *testing.T) {
 	if code, _, _ := runCLI(t, "report", "--sample", "default", "x.json"); code != ExitUsage {
 		t.Errorf("sample and input: exit %d, want %d", code, ExitUsage)
 	}
-	other := filepath.Join(t.TempDir(), "trace.json")
-	os.WriteFile(other, []byte(`{"schemaVersion":1,"traceEvents":[]}`), 0o644)
-	code, _, stderr := runCLI(t, "report", "-o", t.TempDir(), other)
-	if code != ExitError || !strings.Contains(stderr, "not a dataset or a tpptrace result") {
-		t.Errorf("a raw trace: exit %d, %q", code, stderr)
+	other := filepath.Join(t.TempDir(), "notes.txt")
+	os.WriteFile(other, []byte("not a trace"), 0o644)
+	if code, _, _ := runCLI(t, "report", "-o", t.TempDir(), other); code != ExitError {
+		t.Errorf("an unreadable input: exit %d, want %d", code, ExitError)
 	}
 }
 
