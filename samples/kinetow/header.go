@@ -43,6 +43,11 @@ func header(w *bufio.Writer, job *samples.Job, rank int32) error {
 	}
 	w.WriteString("\n  ],\n  \"distributedInfo\": ")
 	w.Write(di)
+	// host_name is not written by PyTorch itself; jobs add it with
+	// prof.add_metadata_json("host_name", socket.gethostname()), as the
+	// generated ones do, so that ranks can be placed on hosts.
+	hi := job.Trace.FindRank(rank)
+	fmt.Fprintf(w, ",\n  \"host_name\": %q", job.Trace.Ranks[hi].Host)
 	w.WriteString(",\n  \"record_shapes\": 0,\n  \"profile_memory\": 0,\n  \"with_stack\": 0,\n")
 	w.WriteString("  \"cupti_version\": 24,\n  \"cuda_runtime_version\": 12040,\n  \"cuda_driver_version\": 12040,\n")
 	_, err = w.WriteString("  \"traceEvents\": [\n")
