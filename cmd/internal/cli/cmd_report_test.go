@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+	"github.com/tpptrace/tpptrace/report/html"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )
 
@@ -109,5 +110,21 @@ func TestExportPerfettoOfTheBundledSample(t *testing.T) {
 	}
 	if len(procs) != 16 {
 		t.Errorf("%d processes, want one per rank (16)", len(procs))
+	}
+}
+
+// BenchmarkReportBig64 renders the full report (six figures in PNG and
+// SVG, the HTML page, the Markdown) of the generated 64-rank job; the
+// simulation and the analysis run once, outside the timed loop.
+func BenchmarkReportBig64(b *testing.B) {
+	r, _, err := loadSample(context.Background(), "big-64")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	for b.Loop() {
+		if _, err := html.Write(dir, r); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
