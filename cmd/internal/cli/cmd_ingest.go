@@ -1,15 +1,285 @@
 package cli
 
 import (
+	"bufio"
 	"context"
-	"errors"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tpptrace/tpptrace/ingest"
+	"github.com/tpptrace/tpptrace/ingest/dataset"
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
 var ingestCmd = &Command{
 	Name:    "ingest",
-	Summary: "(being built)",
-	Usage:   "tpptrace ingest",
-	Run: func(ctx context.Context, env *Env, args []string) error {
-		return errors.New("not built yet")
-	},
+	Summary: "read raw traces into a Parquet dataset and summarise them",
+	Usage:   "tpptrace ingest [flags] <files|dirs>... [-o <dataset>]",
+	Long: `Reads raw traces (PyTorch profiler / Kineto .json and .json.gz, one file per
+rank, and the other formats 'tpptrace help' lists), directories of them
+(searched recursively) or datasets, checks them, and prints a summary: ranks,
+events by kind, iterations, collectives, communicators with their members and
+axis, and every skipped item with its reason. With -o it also writes the
+normalized trace as a Parquet dataset that 'analyze', 'report' and 'tui' read
+much faster than the raw files.
+
+A file that cannot be read (truncated, not JSON, no rank) is reported with its
+byte offset and skipped; the others still ingest. The command fails only when
+nothing could be read, when two files claim the same rank, or when the
+merged trace breaks the model's invariants.
+
+Ranks come from distributedInfo.rank, else the file name (rank3, rank-3,
+worker3, _rank_3), else --rank-map.
+
+Examples:
+  tpptrace ingest traces/ -o run1.ds
+  tpptrace ingest rank0.json.gz rank1.json.gz --json
+  tpptrace ingest --rank-map ranks.txt --step-regex '^train_step_(\d+)$' dumps/ -o ds
+ranks.txt holds one 'path-or-basename rank' per line; '#' starts a comment.`,
+}
+
+func init() { ingestCmd.Run = runIngest }
+
+type ingestFlags struct {
+	out, rankMap, stepRegex string
+	workers                 int
+	json                    bool
+}
+
+func runIngest(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, ingestCmd)
+	var f ingestFlags
+	fs.StringVar(&f.out, "o", "", "write the dataset to this `directory`")
+	fs.StringVar(&f.rankMap, "rank-map", "", "`file` of 'path-or-basename rank' lines for traces that do not name their rank")
+	fs.StringVar(&f.stepRegex, "step-regex", "", "`regexp` naming iteration annotations (default ^ProfilerStep#(\\d+)$); its first group is the step number")
+	fs.IntVar(&f.workers, "workers", 0, "files read at once (default: number of CPUs)")
+	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
+	if err := parse(fs, interleave(args)); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("no input files or directories")
+	}
+	opts, err := ingestOptions(env, f)
+	if err != nil {
+		return err
+	}
+	return doIngest(ctx, env, f, fs.Args(), opts)
+}
+
+func doIngest(ctx context.Context, env *Env, f ingestFlags, paths []string, opts source.Options) error {
+	stop := startProgress(env, &opts)
+	t, err := ingest.Load(ctx, paths, opts)
+	stop()
+	if err != nil {
+		return err
+	}
+	if f.out != "" {
+		if err := dataset.Write(f.out, t, dataset.Manifest{Tool: ToolVersion(), Created: time.Now()}); err != nil {
+			return err
+		}
+	}
+	s := ingest.Summarize(t)
+	if f.json {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}
+	printSummary(env.Stdout, s, f.out)
+	return nil
+}
+
+// interleave lets flags follow the inputs ("ingest dir -o ds"): it moves
+// the positional arguments after the flags.
+func interleave(args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "-") && a != "-":
+			flags = append(flags, a)
+			if takesValue(a) && i+1 < len(args) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+		default:
+			pos = append(pos, a)
+		}
+	}
+	return append(append(flags, "--"), pos...)
+}
+
+// takesValue reports whether a flag without "=value" consumes the next argument.
+func takesValue(a string) bool {
+	if strings.Contains(a, "=") {
+		return false
+	}
+	switch strings.TrimLeft(a, "-") {
+	case "o", "rank-map", "step-regex", "workers":
+		return true
+	}
+	return false
+}
+
+func ingestOptions(env *Env, f ingestFlags) (source.Options, error) {
+	opts := source.Options{Workers: f.workers, Warn: func(m string) { fmt.Fprintf(env.Stderr, "warning: %s\n", m) }}
+	if f.stepRegex != "" {
+		re, err := regexp.Compile(f.stepRegex)
+		if err != nil {
+			return opts, usagef("--step-regex: %v", err)
+		}
+		opts.StepRegex = re
+	}
+	if f.rankMap != "" {
+		m, err := readRankMap(f.rankMap)
+		if err != nil {
+			return opts, err
+		}
+		opts.RankMap = m
+	}
+	return opts, nil
+}
+
+// readRankMap reads 'path-or-basename rank' lines.
+func readRankMap(path string) (map[string]int32, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("rank map: %w", err)
+	}
+	defer f.Close()
+	m := map[string]int32{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line, _, _ := strings.Cut(sc.Text(), "#")
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		r, err := strconv.ParseInt(fields[len(fields)-1], 10, 32)
+		if len(fields) < 2 || err != nil || r < 0 {
+			return nil, &source.FileError{Path: path, Offset: int64(n), Unit: "line", Err: fmt.Errorf("want 'path-or-basename rank', got %q", sc.Text())}
+		}
+		m[strings.Join(fields[:len(fields)-1], " ")] = int32(r)
+	}
+	return m, sc.Err()
+}
+
+// startProgress draws a progress bar on stderr when it is a terminal.
+func startProgress(env *Env, opts *source.Options) func() {
+	if !env.IsTTY {
+		return func() {}
+	}
+	var mu sync.Mutex
+	last := time.Time{}
+	opts.Progress = func(done, total int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if now := time.Now(); now.Sub(last) > 100*time.Millisecond || done >= total {
+			last = now
+			fmt.Fprintf(env.Stderr, "\r%s", progressBar(done, total, 30))
+		}
+	}
+	return func() { fmt.Fprint(env.Stderr, "\r\033[K") }
+}
+
+func progressBar(done, total int64, width int) string {
+	frac := 1.0
+	if total > 0 {
+		frac = min(float64(done)/float64(total), 1)
+	}
+	n := int(frac * float64(width))
+	return fmt.Sprintf("reading [%s%s] %3.0f%% %d/%d MB", strings.Repeat("=", n), strings.Repeat(" ", width-n), 100*frac, done>>20, total>>20)
+}
+
+// printSummary writes the human-readable summary.
+func printSummary(w io.Writer, s ingest.Summary, out string) {
+	if out != "" {
+		fmt.Fprintf(w, "wrote dataset %s\n", out)
+	}
+	fmt.Fprintf(w, "sources: %d files\nranks: %d\n", s.Sources, len(s.Ranks))
+	for _, r := range s.Ranks {
+		fmt.Fprintf(w, "  rank %-4d %8d events  %s  %s  %s\n", r.Rank, r.Events, orDash(r.Host), orDash(r.GPU), r.Source)
+	}
+	fmt.Fprintf(w, "events: %d\n", s.Events)
+	for _, k := range model.Kinds() {
+		if n := s.ByKind[k.String()]; n > 0 {
+			fmt.Fprintf(w, "  %-15s %d\n", k, n)
+		}
+	}
+	fmt.Fprintf(w, "iterations: %s\n", iterList(s.Iterations))
+	fmt.Fprintf(w, "collectives: %s\n", countList(s.Collectives))
+	printComms(w, s.Comms)
+	printSkips(w, s.Skipped)
+}
+
+func printComms(w io.Writer, cs []ingest.CommSummary) {
+	fmt.Fprintf(w, "communicators: %d\n", len(cs))
+	for _, c := range cs {
+		axis := c.Axis
+		if c.AxisBy != "unknown" {
+			axis += " (by " + c.AxisBy + ")"
+		}
+		fmt.Fprintf(w, "  %-8s %-30s axis %-22s members %s  kernels %d\n", c.ID, orDash(c.Desc), axis, intList(c.Members), c.Kernels)
+	}
+}
+
+func printSkips(w io.Writer, rows []ingest.SkipRow) {
+	fmt.Fprintf(w, "skipped: %d records\n", len(rows))
+	for _, k := range rows {
+		pos := ""
+		if k.Offset >= 0 && k.Unit != "" {
+			pos = fmt.Sprintf(" (%s %d)", k.Unit, k.Offset)
+		}
+		fmt.Fprintf(w, "  %s%s: %s ×%d\n", k.Source, pos, k.Reason, k.Count)
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func iterList(its []int32) string {
+	if len(its) == 0 {
+		return "none found"
+	}
+	return fmt.Sprintf("%d (%d..%d)", len(its), its[0], its[len(its)-1])
+}
+
+func countList(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func intList(rs []int32) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = strconv.Itoa(int(r))
+	}
+	return strings.Join(parts, ",")
 }
