@@ -138,3 +138,16 @@ func TestBadFileSkippedAmongGood(t *testing.T) {
 		t.Fatalf("ranks %d, skipped %+v, warnings %q", len(tr.Ranks), tr.Skipped, warns)
 	}
 }
+
+func TestOldSchemaKernelTable(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "old.sqlite")
+	conn, err := sqlite3.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Exec(`CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER, name INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	wantFileError(t, readErr(t, p), p, "re-export with a newer nsys")
+}

@@ -41,8 +41,12 @@ func readReport(path string) (*builder, error) {
 		return nil, &source.FileError{Path: path, Offset: -1, Err: err}
 	}
 	defer d.close()
-	if !d.has(kernelTable, "start", "end", "deviceId", "streamId") {
+	if !d.has(kernelTable) {
 		return nil, &source.FileError{Path: path, Offset: -1, Err: errNoKernels}
+	}
+	if !d.has(kernelTable, kernelColumns...) {
+		return nil, &source.FileError{Path: path, Offset: -1, Err: fmt.Errorf(
+			"%s lacks one of the columns %v, present in every export of nsys 2024.1 to 2026.1 (schema 3.x): re-export with a newer nsys", kernelTable, kernelColumns)}
 	}
 	b := &builder{path: path, d: d, tr: &model.Trace{}, streams: map[streamKey]int32{}, gpuPIDs: map[int32]int{}, skipRows: map[string]int64{}}
 	if err := b.read(); err != nil {
@@ -51,6 +55,9 @@ func readReport(path string) (*builder, error) {
 	b.d = nil
 	return b, nil
 }
+
+// kernelColumns are the kernel columns every supported schema has.
+var kernelColumns = []string{"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "shortName"}
 
 var errNoKernels = errors.New("no " + kernelTable + " table: the report holds no CUDA kernels " +
 	"(profile with -t cuda, or this is not an Nsight Systems export)")
