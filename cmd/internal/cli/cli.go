@@ -34,9 +34,9 @@ type Env struct {
 
 // StdEnv is the process's environment.
 func StdEnv() *Env {
-	tty := isTerminal(os.Stderr)
-	return &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, IsTTY: tty,
-		Color: tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb", Getenv: os.Getenv}
+	color := isTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+	return &Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, IsTTY: isTerminal(os.Stderr),
+		Color: color, Getenv: os.Getenv}
 }
 
 func isTerminal(f *os.File) bool {

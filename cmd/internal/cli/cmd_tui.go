@@ -2,14 +2,49 @@ package cli
 
 import (
 	"context"
-	"errors"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/tui"
 )
 
 var tuiCmd = &Command{
 	Name:    "tui",
-	Summary: "(being built)",
-	Usage:   "tpptrace tui",
-	Run: func(ctx context.Context, env *Env, args []string) error {
-		return errors.New("not built yet")
-	},
+	Summary: "explore the diagnosis in the terminal: overview, per-rank timeline, ranks, findings",
+	Usage:   "tpptrace tui [flags] <traces | dataset | result.json>  |  tpptrace tui --sample <scenario>",
+	Long: `Opens an interactive terminal view of one job: the overview (layout, schedule,
+per-stage table, top findings), the classified timeline of one step for every rank
+(zoom and pan), a sortable table of every rank and the findings with their evidence
+and remedy. Loading and analysis run in the background with progress.
+
+Keys: tab / shift+tab switch panes, j/k move, h/l pan and +/- zoom the timeline,
+s sorts the rank table, q quits. See docs/tui.md.
+
+Examples:
+  tpptrace tui run1/
+  tpptrace analyze --json run1/ > r.json && tpptrace tui r.json
+  tpptrace tui --sample slow-rank`,
 }
+
+func init() { tuiCmd.Run = runTUI }
+
+func runTUI(ctx context.Context, env *Env, args []string) error {
+	fs := newFlags(env, tuiCmd)
+	var in inputFlags
+	in.register(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if in.sample == "" && fs.NArg() == 0 {
+		return usagef("want an input: trace files or directories, a dataset, or a result .json")
+	}
+	quiet := &Env{Stdout: env.Stdout, Stderr: discard{}, Getenv: env.Getenv}
+	return tui.Run(func(progress func(done, total int64)) (*result.Result, error) {
+		r, _, err := in.load(ctx, quiet, fs.Args())
+		return r, err
+	})
+}
+
+// discard swallows progress lines that would tear the TUI's screen.
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
