@@ -118,8 +118,8 @@ func (ct commTable) peer(pc pendColl, members []int32) int32 {
 	return -1
 }
 
-// commID is the communicator key: NCCL's commHash in hex.
-func commID(c uint64) string { return fmt.Sprintf("nccl:%016x", c) }
+// commID is the communicator key: NCCL's commHash as ingest/nccl keys it.
+func commID(c uint64) string { return fmt.Sprintf("nccl:0x%x", c) }
 
 // noteMissingComms says, in the trace and as a warning, when NCCL kernels
 // could not be tied to a communicator.
