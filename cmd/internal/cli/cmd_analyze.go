@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -10,9 +11,6 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest"
-	"github.com/tpptrace/tpptrace/ingest/model"
-	"github.com/tpptrace/tpptrace/ingest/source"
 	rpt "github.com/tpptrace/tpptrace/report"
 )
 
@@ -51,10 +49,7 @@ type analyzeFlags struct {
 	steps              string
 }
 
-func (a *analyzeFlags) register(fs interface {
-	IntVar(*int, string, int, string)
-	StringVar(*string, string, string, string)
-}) {
+func (a *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&a.tp, "tp", 0, "tensor-parallel size (0: infer)")
 	fs.IntVar(&a.pp, "pp", 0, "pipeline-parallel size (0: infer)")
 	fs.IntVar(&a.dp, "dp", 0, "data-parallel size (0: infer)")
@@ -87,8 +82,8 @@ func (a *analyzeFlags) options() (analysis.Options, error) {
 
 func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, analyzeCmd)
-	var af analyzeFlags
-	af.register(fs)
+	var in inputFlags
+	in.register(fs)
 	asJSON := fs.Bool("json", false, "write the Result as JSON instead of the text report")
 	var gates []gate
 	fs.Func("fail-on", "KIND[:THRESHOLD]: exit 3 when such a finding costs more (repeatable)", func(s string) error {
@@ -99,14 +94,7 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
-		return usagef("no input given")
-	}
-	opts, err := af.options()
-	if err != nil {
-		return err
-	}
-	res, err := analyzeInputs(ctx, env, fs.Args(), opts)
+	res, _, err := in.load(ctx, env, fs.Args())
 	if err != nil {
 		return err
 	}
@@ -119,25 +107,6 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	return checkGates(res, gates)
-}
-
-// analyzeInputs loads the inputs and analyses them, with progress on stderr.
-func analyzeInputs(ctx context.Context, env *Env, paths []string, opts analysis.Options) (*result.Result, error) {
-	start := time.Now()
-	t, err := loadTrace(ctx, env, paths, opts.StepRegex)
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(env.Stderr, "read %d ranks, %d events in %s\n", len(t.Ranks), t.Events.Len(), time.Since(start).Round(time.Millisecond))
-	opts.Progress = func(step string) { fmt.Fprintf(env.Stderr, "analysis: %s\n", step) }
-	return analysis.Analyze(ctx, t, opts)
-}
-
-// loadTrace reads the inputs through the ingest dispatcher, with its
-// dataset cache (a dataset input is read directly).
-func loadTrace(ctx context.Context, env *Env, paths []string, re *regexp.Regexp) (*model.Trace, error) {
-	opts := source.Options{StepRegex: re, Warn: func(m string) { fmt.Fprintf(env.Stderr, "warning: %s\n", m) }}
-	return ingest.LoadCached(ctx, paths, opts, "")
 }
 
 // gate is one --fail-on: a finding kind and the cost above which it fails.

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -32,8 +31,8 @@ func init() { compareCmd.Run = runCompare }
 
 func runCompare(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, compareCmd)
-	var af analyzeFlags
-	af.register(fs)
+	var in inputFlags
+	in.register(fs)
 	thr := fs.String("threshold", "5%", "relative growth that counts as a regression")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -47,7 +46,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	}
 	var rs [2]*result.Result
 	for i, p := range fs.Args() {
-		if rs[i], err = loadResult(ctx, env, p, &af); err != nil {
+		if rs[i], _, err = in.load(ctx, env, []string{p}); err != nil {
 			return err
 		}
 	}
@@ -63,23 +62,4 @@ func parseThreshold(s string) (float64, error) {
 		return 0, usagef("--threshold: want a percentage like 5%%, got %q", s)
 	}
 	return v / 100, nil
-}
-
-// loadResult reads a Result JSON file, or analyses the input at path.
-func loadResult(ctx context.Context, env *Env, path string, af *analyzeFlags) (*result.Result, error) {
-	if st, err := os.Stat(path); err == nil && !st.IsDir() && strings.HasSuffix(path, ".json") {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		if res, err := rpt.ReadJSON(f); err == nil && res.SchemaVersion > 0 {
-			return res, nil
-		}
-	}
-	opts, err := af.options()
-	if err != nil {
-		return nil, err
-	}
-	return analyzeInputs(ctx, env, []string{path}, opts)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,7 +118,8 @@ func TestExportPerfettoOfTheBundledSample(t *testing.T) {
 // SVG, the HTML page, the Markdown) of the generated 64-rank job; the
 // simulation and the analysis run once, outside the timed loop.
 func BenchmarkReportBig64(b *testing.B) {
-	r, _, err := loadSample(context.Background(), "big-64")
+	in := inputFlags{sample: "big-64"}
+	r, _, err := in.load(context.Background(), &Env{Stderr: io.Discard}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/tpptrace/tpptrace/analysis"
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest"
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/source"
+	rpt "github.com/tpptrace/tpptrace/report"
+	"github.com/tpptrace/tpptrace/samples"
+)
+
+// inputFlags are the flags of every command that reads one job: the layout
+// and step flags of analyze, and --sample for a bundled simulated job.
+type inputFlags struct {
+	analyzeFlags
+	sample string
+}
+
+func (in *inputFlags) register(fs *flag.FlagSet) {
+	in.analyzeFlags.register(fs)
+	fs.StringVar(&in.sample, "sample", "", "use the bundled simulated `scenario` instead of an input ('tpptrace samples list')")
+}
+
+// load returns the Result of the inputs and, when they hold one, the trace.
+// A Result file (written by 'analyze --json') is read as it is; traces,
+// directories and datasets are ingested (with the dataset cache) and
+// analysed; --sample simulates a bundled scenario.
+func (in *inputFlags) load(ctx context.Context, env *Env, args []string) (*result.Result, *model.Trace, error) {
+	switch {
+	case in.sample != "" && len(args) > 0:
+		return nil, nil, usagef("give --sample or an input, not both")
+	case in.sample == "" && len(args) == 0:
+		return nil, nil, usagef("want an input: trace files or directories, a dataset, or a result .json")
+	case len(args) == 1 && isResultFile(args[0]):
+		r, err := readResult(args[0])
+		return r, nil, err
+	}
+	opts, err := in.options()
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := in.trace(ctx, env, args, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.Progress = analysisProgress(env)
+	r, err := analysis.Analyze(ctx, t, opts)
+	return r, t, err
+}
+
+// trace reads the inputs, or simulates the --sample scenario.
+func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts analysis.Options) (*model.Trace, error) {
+	if in.sample != "" {
+		cfg, err := samples.Lookup(in.sample)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		job, err := samples.Simulate(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return job.Trace, nil
+	}
+	start := time.Now()
+	src := source.Options{StepRegex: opts.StepRegex, Warn: func(m string) { fmt.Fprintf(env.Stderr, "warning: %s\n", m) }}
+	stop := startProgress(env, &src)
+	t, err := ingest.LoadCached(ctx, args, src, "")
+	stop()
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(env.Stderr, "read %d ranks, %s events in %s\n", len(t.Ranks), countStr(t.Events.Len()), time.Since(start).Round(time.Millisecond))
+	return t, nil
+}
+
+func countStr(n int) string { return fmt.Sprintf("%d", n) }
+
+// analysisProgress prints the analysis steps on an interactive stderr.
+func analysisProgress(env *Env) func(string) {
+	if !env.IsTTY {
+		return nil
+	}
+	return func(step string) { fmt.Fprintf(env.Stderr, "analysis: %s\n", step) }
+}
+
+// isResultFile tells whether path is a JSON Result (it names its
+// schema_version near the top; Chrome traces spell it schemaVersion).
+func isResultFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || st.IsDir() {
+		return false
+	}
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	return bytes.Contains(head[:n], []byte(`"schema_version"`))
+}
+
+// readResult reads a Result written by 'tpptrace analyze --json'.
+func readResult(path string) (*result.Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r, err := rpt.ReadJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
