@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"flag"
 	"os"
 	"path/filepath"
@@ -85,5 +86,34 @@ func TestJSONRoundTripDeterministic(t *testing.T) {
 	}
 	if _, err := ReadJSON(strings.NewReader(`{"schema_version": 99}`)); err == nil {
 		t.Fatal("newer schema accepted")
+	}
+}
+
+func TestSkippedGroupedByReason(t *testing.T) {
+	res := fixed()
+	res.Skipped = nil
+	for i := range 16 {
+		res.Skipped = append(res.Skipped, result.Skipped{Source: fmt.Sprintf("rank-%d.json", i), Offset: -1, Reason: `category "Trace" is not used`, Count: 1})
+	}
+	res.Skipped = append(res.Skipped,
+		result.Skipped{Source: "job.json", Offset: -1, Reason: "no input format recognises this file", Count: 1},
+		result.Skipped{Source: "rank-3.json", Offset: 10, Reason: "truncated event ", Count: 7},
+		result.Skipped{Source: "rank-4.json", Offset: 10, Reason: "truncated event", Count: 2})
+	var b bytes.Buffer
+	if err := Text(&b, res, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{`· category "Trace" is not used: 16 files` + "\n", "· truncated event: 9 items in 2 files\n",
+		"· no input format recognises this file: 1 item in job.json\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "Trace"); n != 1 {
+		t.Errorf("the Trace reason appears %d times, want once:\n%s", n, out)
+	}
+	if strings.Index(out, "Trace") > strings.Index(out, "truncated") {
+		t.Errorf("reasons not ordered by number of files:\n%s", out)
 	}
 }

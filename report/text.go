@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -95,18 +94,4 @@ func findings(w io.Writer, res *result.Result, opts TextOptions) {
 	if more := len(res.Findings) - n; more > 0 {
 		fmt.Fprintf(w, "    (%d more in --json)\n", more)
 	}
-}
-
-func skipped(w io.Writer, res *result.Result) {
-	if len(res.Skipped) == 0 {
-		return
-	}
-	var total int64
-	files := map[string]bool{}
-	for _, s := range res.Skipped {
-		total += s.Count
-		files[s.Source] = true
-	}
-	first := res.Skipped[0]
-	fmt.Fprintf(w, "\nskipped: %d item(s) in %d file(s); first: %s: %s\n", total, len(files), first.Source, strings.TrimSpace(first.Reason))
 }

@@ -90,3 +90,14 @@ func TestFitAlphaBeta(t *testing.T) {
 		t.Fatalf("one size: fit = %g, %g; want 15, 0", a, b)
 	}
 }
+
+func TestDescribeOmitsUnknownHost(t *testing.T) {
+	r := result.RankStats{Rank: 1, DP: 1, LocalGPU: 1}
+	if got, want := Describe(r), "rank 1 (pp0 dp1 tp0, GPU 1)"; got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+	r.Host = "node003"
+	if got, want := Describe(r), "rank 1 (pp0 dp1 tp0, host node003 GPU 1)"; got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+}

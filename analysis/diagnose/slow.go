@@ -48,13 +48,14 @@ func peerCompute(res *result.Result, r result.RankStats) []float64 {
 }
 
 // Describe names a rank with its coordinates and GPU:
-// "rank 5 (pp1 dp0 tp1, host node000 GPU 5)".
+// "rank 5 (pp1 dp0 tp1, host node000 GPU 5)"; the host is left out when the
+// trace does not name it: "rank 5 (pp1 dp0 tp1, GPU 5)".
 func Describe(r result.RankStats) string {
-	host := r.Host
-	if host == "" {
-		host = "?"
+	where := fmt.Sprintf("GPU %d", r.LocalGPU)
+	if r.Host != "" {
+		where = "host " + r.Host + " " + where
 	}
-	return fmt.Sprintf("rank %d (pp%d dp%d tp%d, host %s GPU %d)", r.Rank, r.PP, r.DP, r.TP, host, r.LocalGPU)
+	return fmt.Sprintf("rank %d (pp%d dp%d tp%d, %s)", r.Rank, r.PP, r.DP, r.TP, where)
 }
 
 func slowEvidence(r result.RankStats, peers int, excess float64, b Blame) []string {
