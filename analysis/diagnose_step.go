@@ -10,9 +10,10 @@ import (
 func diagnoseStep(r *run) error {
 	n := len(r.steps.Iters)
 	gain := diagnose.Imbalance(r.res)
-	r.res.SlowRanks = diagnose.SlowRanks(r.res, diagnose.BlameOf(&r.tm, n, r.inSteps))
+	blame := diagnose.BlameOf(&r.tm, n, r.inSteps)
+	r.res.SlowRanks = diagnose.SlowRanks(r.res, blame)
 	r.res.Comms = diagnose.Comms(r.t, &r.tm, n, r.inSteps)
-	in := diagnose.Inputs{ImbalanceGainNs: gain}
+	in := diagnose.Inputs{ImbalanceGainNs: gain, Blame: blame}
 	for _, p := range r.layout.Problems {
 		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Summary: p.Summary, Ranks: p.Ranks})
 	}

@@ -25,6 +25,7 @@ const (
 type Inputs struct {
 	ImbalanceGainNs int64
 	Problems        []Problem
+	Blame           Blame // who held collectives back, per step
 }
 
 // Problem is a topology problem found by the layout step.
@@ -45,6 +46,7 @@ func Findings(res *result.Result, in Inputs) []result.Finding {
 	}
 	fs = append(fs, imbalanceFinding(res, in.ImbalanceGainNs)...)
 	fs = append(fs, slowFindings(res)...)
+	fs = append(fs, PairNotes(res, in.Blame)...)
 	fs = append(fs, topologyFindings(res, in.Problems)...)
 	for i := range fs {
 		fs[i].CostShare = share(fs[i].CostNs, res.StepNs)

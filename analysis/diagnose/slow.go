@@ -13,16 +13,18 @@ import (
 const (
 	slowScore  = 3.5
 	slowExcess = 0.05
+	minPeers   = 2 // a robust score needs at least 3 ranks doing the same work
 )
 
 // SlowRanks names the ranks whose compute exceeds the median of their
 // peers (same stage) by a robust score ≥ 3.5 and by at least 5 %, with
-// evidence; ordered by excess, largest first.
+// evidence; ordered by excess, largest first. Stages of fewer than 3 ranks
+// name none (see PairNotes).
 func SlowRanks(res *result.Result, b Blame) []result.SlowRank {
 	var out []result.SlowRank
 	for _, r := range res.Ranks {
 		peers := peerCompute(res, r)
-		if len(peers) == 0 {
+		if len(peers) < minPeers {
 			continue
 		}
 		score, med := robustScore(float64(r.ComputeNs), peers)

@@ -142,6 +142,7 @@ const (
 	KindSlowRank    = "slow_rank"
 	KindTopology    = "topology"
 	KindGPUThrottle = "gpu_throttle"
+	KindRankPair    = "rank_pair_difference" // two ranks doing the same work differ; too few for a slow-rank score
 )
 
 // CommStats summarizes one communicator.

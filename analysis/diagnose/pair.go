@@ -1,0 +1,63 @@
+package diagnose
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+)
+
+// clearBlame is how many times more one rank of a pair must have held the
+// other back in collectives than the reverse for the blame to point at it.
+const clearBlame = 3
+
+// PairNotes covers the stages that only two ranks share, where a robust
+// score cannot name a slow rank: when their compute differs by at least
+// 5 % and the collective-arrival blame points clearly at the slower one, a
+// low-severity note says so.
+func PairNotes(res *result.Result, b Blame) []result.Finding {
+	var fs []result.Finding
+	for _, s := range res.Stages {
+		if len(s.Ranks) != 2 {
+			continue
+		}
+		x, y, ok := rankPair(res, s.Ranks)
+		if !ok || x.ComputeNs < y.ComputeNs {
+			x, y = y, x
+		}
+		if f, ok := pairNote(x, y, b); ok {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+func rankPair(res *result.Result, ranks []int) (x, y result.RankStats, ok bool) {
+	i, j := rankIndex(res, ranks[0]), rankIndex(res, ranks[1])
+	if i < 0 || j < 0 {
+		return x, y, false
+	}
+	return res.Ranks[i], res.Ranks[j], true
+}
+
+// pairNote judges slow rank x against its only peer y.
+func pairNote(x, y result.RankStats, b Blame) (result.Finding, bool) {
+	bx, by := b.Ns[int32(x.Rank)], b.Ns[int32(y.Rank)]
+	if y.ComputeNs <= 0 || float64(x.ComputeNs) < float64(y.ComputeNs)*(1+slowExcess) || bx <= 0 || bx < clearBlame*by {
+		return result.Finding{}, false
+	}
+	diff := float64(x.ComputeNs)/float64(y.ComputeNs) - 1
+	return result.Finding{Kind: result.KindRankPair, Severity: "low", CostNs: bx, Ranks: []int{x.Rank, y.Rank}, Stages: []int{x.PP},
+		Summary: fmt.Sprintf("ranks %d and %d differ by %s: rank %d computes %s per step vs %s and arrives last at their collectives",
+			y.Rank, x.Rank, pct(diff), x.Rank, dur(x.ComputeNs), dur(y.ComputeNs)),
+		Evidence: []string{
+			fmt.Sprintf("only 2 ranks do this work (stage %d): too few to name a slow rank by a robust score", x.PP),
+			fmt.Sprintf("%s holds %s back %s per step in collectives (%s the other way)", Describe(x), Describe(y), dur(bx), dur(by)),
+		},
+		Remedy: remedySlow}, true
+}
+
+// rankIndex is the index of rank in res.Ranks, or -1.
+func rankIndex(res *result.Result, rank int) int {
+	return slices.IndexFunc(res.Ranks, func(r result.RankStats) bool { return r.Rank == rank })
+}

@@ -1,0 +1,69 @@
+package diagnose
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+)
+
+// twoPerStage is a TP2 PP2 DP1 result: each stage has two ranks.
+func twoPerStage(computeMs []int64) *result.Result {
+	res := &result.Result{StepNs: 100e6, Layout: result.Layout{TP: 2, PP: 2, DP: 1}}
+	for r, c := range computeMs {
+		res.Ranks = append(res.Ranks, result.RankStats{Rank: r, TP: r % 2, PP: r / 2, LocalGPU: r, ComputeNs: c * 1e6})
+	}
+	res.Stages = []result.StageStats{{Stage: 0, Ranks: []int{0, 1}}, {Stage: 1, Ranks: []int{2, 3}}}
+	return res
+}
+
+func TestTwoRanksNeverNamedSlowByScore(t *testing.T) {
+	res := twoPerStage([]int64{60, 60, 60, 78})
+	b := Blame{Ns: map[int32]int64{3: 15e6}}
+	if got := SlowRanks(res, b); len(got) != 0 {
+		t.Fatalf("a rank with one peer was named slow: %+v", got)
+	}
+	notes := PairNotes(res, b)
+	if len(notes) != 1 {
+		t.Fatalf("PairNotes = %+v, want one note for ranks 2 and 3", notes)
+	}
+	n := notes[0]
+	if n.Kind != result.KindRankPair || n.Severity != "low" || n.CostNs != 15e6 || n.Ranks[0] != 3 {
+		t.Errorf("note %+v", n)
+	}
+	if !strings.Contains(n.Summary, "ranks 2 and 3 differ by 30 %") {
+		t.Errorf("summary %q", n.Summary)
+	}
+	fs := Findings(res, Inputs{Blame: b})
+	for _, f := range fs {
+		if f.Kind == result.KindRankPair && f.Severity != "low" {
+			t.Errorf("Findings regraded the note: %+v", f)
+		}
+	}
+}
+
+func TestPairNoteNeedsClearBlame(t *testing.T) {
+	res := twoPerStage([]int64{60, 60, 60, 78})
+	for name, b := range map[string]Blame{
+		"none":      {},
+		"both":      {Ns: map[int32]int64{2: 6e6, 3: 9e6}},
+		"fast rank": {Ns: map[int32]int64{2: 9e6}},
+	} {
+		if got := PairNotes(res, b); len(got) != 0 {
+			t.Errorf("%s: note without clear blame on the slower rank: %+v", name, got)
+		}
+	}
+	if got := PairNotes(twoPerStage([]int64{60, 60, 60, 62}), Blame{Ns: map[int32]int64{3: 1e6}}); len(got) != 0 {
+		t.Errorf("3 %% difference noted: %+v", got)
+	}
+}
+
+func TestThreeRanksStillScored(t *testing.T) {
+	res := fourByTwo([]int64{60, 61, 60, 59, 60, 72, 60, 61})
+	res.Ranks = res.Ranks[:7] // stage 1 has ranks 4, 5, 6
+	res.Stages[1].Ranks = []int{4, 5, 6}
+	got := SlowRanks(res, Blame{})
+	if len(got) != 1 || got[0].Rank != 5 {
+		t.Fatalf("SlowRanks = %+v, want rank 5 (2 peers suffice)", got)
+	}
+}
