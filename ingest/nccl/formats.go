@@ -103,7 +103,7 @@ func readInspector(ctx context.Context, paths []string, opts source.Options) (*m
 			skips = append(skips, model.Skip{Source: p, Offset: s.Line, Unit: "line", Reason: s.Reason, Count: 1})
 		}
 		for _, r := range recs {
-			views = append(views, commView{ID: "nccl:" + r.CommID, Name: r.CommName, Host: r.Host, PID: r.PID, Rank: r.Rank, NRanks: r.NRanks})
+			views = append(views, commView{ID: hexKey(r.CommID), Name: r.CommName, Host: r.Host, PID: r.PID, Rank: r.Rank, NRanks: r.NRanks})
 		}
 	}
 	t := viewsTrace(views, "nccl-inspector", paths)

@@ -2,7 +2,6 @@ package nccl
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,7 +74,7 @@ func TestReadProfilerSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Comms) != 1 || tr.Comms[0].ID != fmt.Sprintf("nccl:0x%x", uint64(12715772615376301750)) || len(tr.Comms[0].Members) != 4 {
+	if len(tr.Comms) != 1 || tr.Comms[0].ID != "nccl:b0777fd29824eeb6" || len(tr.Comms[0].Members) != 4 {
 		t.Fatalf("comms %+v", tr.Comms)
 	}
 	if err := tr.Validate(); err != nil {

@@ -17,6 +17,7 @@ type Log struct {
 	Colls    int        // COLL lines read
 	Skipped  []LogSkip  // lines that looked like NCCL lines but could not be read
 	Unknown  []string   // versions outside the range the parser was written for
+	PGs      []PGComm   // PyTorch's "ProcessGroupNCCL created ncclComm_" lines
 	clean    map[string]bool
 	byPtr    map[procPtr]*LogComm
 }
@@ -85,6 +86,9 @@ func ParseLog(path string, r io.Reader) (*Log, error) {
 
 func (l *Log) line(n int64, s string) {
 	locs := infoRe.FindAllStringSubmatchIndex(s, -1)
+	if len(locs) == 0 && l.pgLine(n, s) {
+		return
+	}
 	for i, loc := range locs {
 		host := s[loc[2]:loc[3]]
 		if loc[0] == 0 || strings.HasSuffix(strings.TrimSpace(s[:loc[0]]), "]") {

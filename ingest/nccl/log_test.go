@@ -41,7 +41,7 @@ func TestRealLog227(t *testing.T) {
 				tr.Ranks[1].LocalGPU != 1 || tr.Ranks[1].BusID != "0000:65:00.0" || tr.Ranks[1].PID != tc.pid {
 				t.Errorf("ranks = %+v", tr.Ranks)
 			}
-			if len(tr.Comms) != 1 || tr.Comms[0].ID != "nccl:"+tc.commID || fmt.Sprint(tr.Comms[0].Members) != "[0 1]" {
+			if len(tr.Comms) != 1 || tr.Comms[0].ID != "nccl:"+strings.TrimPrefix(tc.commID, "0x") || fmt.Sprint(tr.Comms[0].Members) != "[0 1]" {
 				t.Errorf("comms = %+v", tr.Comms)
 			}
 			if l.Version() != "2.27.7+cuda13.0" || len(l.Unknown) != 0 {
@@ -134,7 +134,7 @@ func TestSplitCommunicatorsShareAKey(t *testing.T) {
 	for _, c := range tr.Comms {
 		members[c.ID] = fmt.Sprint(c.Members)
 	}
-	want := "map[nccl:0xabc:[0 1 2 3] nccl:0xabc/split1:color0:[0 1] nccl:0xabc/split1:color1:[2 3]]"
+	want := "map[nccl:0000000000000abc:[0 1 2 3] nccl:0000000000000abc/split1:color0:[0 1] nccl:0000000000000abc/split1:color1:[2 3]]"
 	if fmt.Sprint(members) != want {
 		t.Fatalf("comms %v\nwant %s", members, want)
 	}

@@ -70,7 +70,7 @@ func sortedDevices(logs []*Log) []device {
 	return out
 }
 
-// CommKey is the job-wide identity of a communicator: "nccl:<commId>" for
+// CommKey is the job-wide identity of a communicator: HashKey(commId) for
 // communicators created from a unique id, and for split ones the parent's
 // key plus the split count and color (equal on every member).
 func CommKey(l *Log, c *LogComm) string {
@@ -79,7 +79,7 @@ func CommKey(l *Log, c *LogComm) string {
 
 func commKey(l *Log, c *LogComm, depth int) string {
 	if c.CommID != "" {
-		return "nccl:" + c.CommID
+		return hexKey(c.CommID)
 	}
 	parent := l.byPtr[procPtr{c.Host, c.PID, c.Parent}]
 	if c.Parent == "" || parent == nil || depth > 16 {
@@ -120,6 +120,10 @@ func addLogComm(t *model.Trace, l *Log, c *LogComm, ranks map[device]int32, src 
 	if t.FindRank(g) < 0 {
 		t.AddRank(model.Rank{Rank: g, Host: c.Host, PID: c.PID, LocalGPU: c.CudaDev, BusID: BusIDString(c.BusID),
 			Coord: model.UnknownCoord, Source: src})
+	}
+	if pg, ok := l.pgOf(c); ok {
+		t.AddComm(namedComm(pg.Name, pg.Name, pg.Desc, []int32{g}))
+		return
 	}
 	t.AddComm(model.Communicator{ID: CommKey(l, c), Members: []int32{g}})
 }

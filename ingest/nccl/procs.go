@@ -10,7 +10,7 @@ import (
 // commView is one process's membership in one communicator, as the
 // Inspector and profiler-plugin outputs describe it.
 type commView struct {
-	ID     string // "nccl:0x…"
+	ID     string // HashKey of the commHash
 	Name   string
 	Host   string
 	PID    int64
@@ -19,16 +19,22 @@ type commView struct {
 }
 
 // viewsTrace builds ranks and communicators from views. A process's global
-// rank is its rank in the largest communicator (the world); processes that
-// are not in it are numbered after. Views of processes holding several
-// ranks of the largest communicator (one process driving several GPUs)
-// cannot be mapped beyond that communicator.
+// rank is its rank in the largest communicator when that one spans every
+// process seen (the world); processes that are not in it are numbered
+// after. Without such a world (the Inspector records no operation under
+// 8 KiB, so the world group often has no record), processes are numbered
+// in host, then pid order, as torchrun starts them. Views of processes
+// holding several ranks of the largest communicator (one process driving
+// several GPUs) cannot be mapped beyond that communicator.
 func viewsTrace(views []commView, format string, paths []string) *model.Trace {
 	t := &model.Trace{}
 	for _, p := range paths {
 		t.Sources = append(t.Sources, model.Source{Path: p, Format: format})
 	}
 	world := largest(views)
+	if !spansAll(views, world) {
+		world = ""
+	}
 	global := map[procKey][]int32{}
 	for _, v := range views {
 		if v.ID == world {
@@ -55,9 +61,23 @@ func viewsTrace(views []commView, format string, paths []string) *model.Trace {
 		if t.FindRank(g) < 0 {
 			t.AddRank(model.Rank{Rank: g, Host: v.Host, PID: v.PID, LocalGPU: -1, Coord: model.UnknownCoord, Source: -1})
 		}
-		t.AddComm(model.Communicator{ID: v.ID, Name: v.Name, Desc: v.Name, Members: []int32{g}})
+		t.AddComm(namedComm(v.ID, v.Name, v.Name, []int32{g}))
 	}
 	return t
+}
+
+// spansAll reports whether communicator id has as many ranks as there are
+// processes in views.
+func spansAll(views []commView, id string) bool {
+	procs := map[procKey]bool{}
+	n := int32(0)
+	for _, v := range views {
+		procs[procKey{v.Host, v.PID}] = true
+		if v.ID == id {
+			n = max(n, v.NRanks)
+		}
+	}
+	return int(n) >= len(procs)
 }
 
 type procKey struct {

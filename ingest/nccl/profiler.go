@@ -105,7 +105,7 @@ func profViews(evs []ProfEvent, host string) []commView {
 		if !ok || !ok2 {
 			continue
 		}
-		v := commView{ID: fmt.Sprintf("nccl:0x%x", hash), Host: host, PID: e.PID, Rank: int32(rank), NRanks: -1}
+		v := commView{ID: HashKey(hash), Host: host, PID: e.PID, Rank: int32(rank), NRanks: -1}
 		if !seen[v] {
 			seen[v] = true
 			out = append(out, v)
