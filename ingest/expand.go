@@ -21,7 +21,7 @@ type inputs struct {
 
 // expand turns paths into files and datasets. A directory holding
 // manifest.json is a dataset; other directories are walked recursively,
-// skipping hidden entries (such as .tpptrace-cache) and datasets nested
+// skipping hidden entries and caches (.tpptrace-cache, x.json.tpptrace-cache) and datasets nested
 // inside (recorded). A path that does not exist is an error.
 func expand(paths []string) (inputs, error) {
 	var in inputs
@@ -50,7 +50,7 @@ func (in *inputs) walk(root string) error {
 			in.skipped = append(in.skipped, model.Skip{Source: p, Offset: -1, Reason: "cannot read: " + err.Error(), Count: 1})
 			return nil
 		}
-		if p != root && strings.HasPrefix(d.Name(), ".") {
+		if p != root && (strings.HasPrefix(d.Name(), ".") || strings.HasSuffix(d.Name(), CacheDirName)) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

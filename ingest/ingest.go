@@ -30,8 +30,9 @@ func Load(ctx context.Context, paths []string, opts source.Options) (*model.Trac
 		}
 		tr, err := f.Read(ctx, groups[f.Name], opts)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+			var dup *model.DuplicateRankError
+			if ctx.Err() != nil || errors.As(err, &dup) {
+				return nil, errors.Join(ctx.Err(), err)
 			}
 			errs = append(errs, fmt.Errorf("%s: %w", f.Name, err))
 			skipped.Skipped = append(skipped.Skipped, groupSkips(groups[f.Name], f.Name, err)...)

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,4 +161,32 @@ func sharedTraces(t *testing.T, set string) string {
 		t.Skipf("shared traces absent: %v", err)
 	}
 	return p
+}
+
+func TestFileCacheIsNotReadAsInput(t *testing.T) {
+	dir := t.TempDir()
+	f := write(t, dir, "rank0.json", rankDoc(0))
+	if _, err := LoadCached(context.Background(), []string{f}, source.Options{}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(f + CacheDirName); err != nil {
+		t.Fatalf("no cache beside the file: %v", err)
+	}
+	tr, err := Load(context.Background(), []string{dir}, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Skipped) != 0 || len(tr.Sources) != 1 {
+		t.Errorf("the cache was walked: sources %d, skipped %+v", len(tr.Sources), tr.Skipped)
+	}
+}
+
+func TestLoadDuplicateRanksFails(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a/rank0.json", rankDoc(0))
+	write(t, dir, "b/rank0.json", rankDoc(0))
+	var dup *model.DuplicateRankError
+	if _, err := Load(context.Background(), []string{dir}, source.Options{}); !errors.As(err, &dup) {
+		t.Fatalf("want a duplicate-rank error, got %v", err)
+	}
 }
