@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -35,7 +36,14 @@ func openParquet(path string) (*parquet.File, func() error, error) {
 }
 
 func openParquetReader(r io.ReaderAt, size int64) (*parquet.File, error) {
-	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err := checkFooter(r, size); err != nil {
+		return nil, fmt.Errorf("not a readable parquet file: %w", err)
+	}
+	var pf *parquet.File
+	err := guard(func() (err error) {
+		pf, err = parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("not a readable parquet file: %w", err)
 	}
@@ -51,15 +59,45 @@ func openParquetReader(r io.ReaderAt, size int64) (*parquet.File, error) {
 	return pf, nil
 }
 
-// readAll decodes every row of pf, calling fn for each batch. It is the one
-// place that recovers: parquet-go's row readers panic on some corrupt pages
-// and column layouts that do not match T, and a bad file must give an error.
-func readAll[T any](pf *parquet.File, fn func([]T)) (err error) {
+// checkFooter checks the magic bytes and that the footer length fits in
+// the file: parquet-go allocates whatever length a corrupt footer claims
+// (up to 4 GiB) before it finds that the file is too short.
+func checkFooter(r io.ReaderAt, size int64) error {
+	var tail [8]byte
+	if size < 12 {
+		return fmt.Errorf("%d bytes is too short", size)
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return err
+	}
+	if string(tail[4:]) != "PAR1" {
+		return fmt.Errorf("no PAR1 magic at the end (truncated?)")
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return fmt.Errorf("footer length %d does not fit in %d bytes (truncated?)", n, size)
+	}
+	return nil
+}
+
+// guard runs a parquet-go call that may panic on a corrupt file and turns
+// the panic into an error. It is the one place that recovers: parquet-go
+// panics on some corrupt footers and pages and on column layouts that do not
+// match the row type, and a bad file must give an error, not a crash.
+func guard(fn func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("corrupt or unexpected parquet data: %v", p)
 		}
 	}()
+	return fn()
+}
+
+// readAll decodes every row of pf, calling fn for each batch.
+func readAll[T any](pf *parquet.File, fn func([]T)) error {
+	return guard(func() error { return readRows(pf, fn) })
+}
+
+func readRows[T any](pf *parquet.File, fn func([]T)) error {
 	r := parquet.NewGenericReader[T](pf)
 	defer r.Close()
 	buf := make([]T, min(readBatch, max(r.NumRows(), 1)))
