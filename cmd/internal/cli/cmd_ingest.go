@@ -235,14 +235,30 @@ func printComms(w io.Writer, cs []ingest.CommSummary) {
 	}
 }
 
+// printSkips lists each positioned record (a bad file, a bad event) on its
+// own line, and folds the unpositioned ones (unused categories) by reason
+// across files; --json has every record.
 func printSkips(w io.Writer, rows []ingest.SkipRow) {
 	fmt.Fprintf(w, "skipped: %d records\n", len(rows))
+	type fold struct {
+		count int64
+		files int
+	}
+	folded, order := map[string]*fold{}, []string{}
 	for _, k := range rows {
-		pos := ""
 		if k.Offset >= 0 && k.Unit != "" {
-			pos = fmt.Sprintf(" (%s %d)", k.Unit, k.Offset)
+			fmt.Fprintf(w, "  %s (%s %d): %s ×%d\n", k.Source, k.Unit, k.Offset, k.Reason, k.Count)
+			continue
 		}
-		fmt.Fprintf(w, "  %s%s: %s ×%d\n", k.Source, pos, k.Reason, k.Count)
+		if folded[k.Reason] == nil {
+			folded[k.Reason] = &fold{}
+			order = append(order, k.Reason)
+		}
+		folded[k.Reason].count += k.Count
+		folded[k.Reason].files++
+	}
+	for _, r := range order {
+		fmt.Fprintf(w, "  %s: ×%d in %d files\n", r, folded[r].count, folded[r].files)
 	}
 }
 
