@@ -93,12 +93,11 @@ func readDatasets(dirs []string) ([]*model.Trace, []error) {
 	var parts []*model.Trace
 	var errs []error
 	for _, d := range dirs {
-		t, _, err := dataset.Read(d)
-		if err != nil {
+		if t, _, err := dataset.Read(d); err != nil {
 			errs = append(errs, err)
-			continue
+		} else {
+			parts = append(parts, t)
 		}
-		parts = append(parts, t)
 	}
 	return parts, errs
 }

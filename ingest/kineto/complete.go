@@ -1,6 +1,7 @@
 package kineto
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
@@ -83,9 +84,9 @@ func (f *fileReader) stream(kind model.Kind) int32 {
 
 func (f *fileReader) threadName(k streamKey) string {
 	if k.gpu {
-		return "stream " + itoa(k.id)
+		return "stream " + strconv.FormatInt(k.id, 10)
 	}
-	return "thread " + itoa(k.id)
+	return "thread " + strconv.FormatInt(k.id, 10)
 }
 
 // count tallies the device and process that events run on.
@@ -126,26 +127,4 @@ func (f *fileReader) link(raw []byte, row int32, kind model.Kind) {
 	case model.KindComm:
 		f.links.commKernel(f, raw, row)
 	}
-}
-
-func itoa(n int64) string {
-	var b [24]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }

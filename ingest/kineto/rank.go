@@ -18,20 +18,27 @@ func rankOf(path string, meta fileMeta, rankMap map[string]int32, single bool) (
 	if meta.rank >= 0 && meta.rank < 1<<30 {
 		return int32(meta.rank), "distributedInfo", nil
 	}
-	base := filepath.Base(path)
-	if m := rankInName.FindStringSubmatch(base); m != nil {
-		if n, err := strconv.ParseInt(m[1], 10, 32); err == nil {
-			return int32(n), "file name", nil
-		}
+	if r, ok := rankFromName(path); ok {
+		return r, "file name", nil
 	}
 	if r, ok := rankMap[path]; ok {
 		return r, "rank map", nil
 	}
-	if r, ok := rankMap[base]; ok {
+	if r, ok := rankMap[filepath.Base(path)]; ok {
 		return r, "rank map", nil
 	}
 	if single {
 		return 0, "default", nil
 	}
 	return 0, "", fmt.Errorf("cannot tell which rank wrote it: no distributedInfo.rank, no rank in the file name, not in the rank map (use --rank-map)")
+}
+
+// rankFromName finds a rank in the file's base name.
+func rankFromName(path string) (int32, bool) {
+	m := rankInName.FindStringSubmatch(filepath.Base(path))
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(m[1], 10, 32)
+	return int32(n), err == nil
 }

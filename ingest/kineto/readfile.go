@@ -55,36 +55,37 @@ func readFile(ctx context.Context, path string, opts source.Options, single bool
 
 // readFileWith is readFile with a chosen element decoder.
 func readFileWith(ctx context.Context, path string, opts source.Options, single bool, prog *progress, dec decoder) fileResult {
-	res := fileResult{path: path}
-	f, err := os.Open(path)
-	if err != nil {
-		res.err = &source.FileError{Path: path, Offset: -1, Err: err}
-		return res
-	}
-	defer f.Close()
-	size := int64(0)
-	if st, err := f.Stat(); err == nil {
-		size = st.Size()
-	}
-	r, err := openStream(&countReader{r: f, prog: prog})
-	if err != nil {
-		res.err = &source.FileError{Path: path, Offset: 0, Unit: "byte", Err: err}
-		return res
-	}
 	fr := newFileReader(path, dec, stepRegex(opts))
-	s := newSplitter(r)
-	if err := s.run(&ctxHandler{ctx: ctx, fileReader: fr}); err != nil {
-		res.err = fileError(path, err)
-		return res
+	size, err := parseFile(ctx, path, fr, prog)
+	if err != nil {
+		return fileResult{path: path, err: err}
 	}
 	rank, _, err := rankOf(path, fr.info, opts.RankMap, single)
 	if err != nil {
-		res.err = &source.FileError{Path: path, Offset: -1, Err: err}
-		return res
+		return fileResult{path: path, err: &source.FileError{Path: path, Offset: -1, Err: err}}
 	}
-	res.tr = fr.finish(rank, size)
-	res.lists = fr.pgLists()
-	return res
+	return fileResult{path: path, tr: fr.finish(rank, size), lists: fr.pgLists()}
+}
+
+// parseFile streams one file through fr and returns its size on disk.
+func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, &source.FileError{Path: path, Offset: -1, Err: err}
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, &source.FileError{Path: path, Offset: -1, Err: err}
+	}
+	r, err := openStream(&countReader{r: f, prog: prog})
+	if err != nil {
+		return 0, &source.FileError{Path: path, Offset: 0, Unit: "byte", Err: err}
+	}
+	if err := newSplitter(r).run(&ctxHandler{ctx: ctx, fileReader: fr}); err != nil {
+		return 0, fileError(path, err)
+	}
+	return st.Size(), nil
 }
 
 func stepRegex(opts source.Options) *regexp.Regexp {

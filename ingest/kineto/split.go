@@ -159,31 +159,36 @@ func (s *splitter) run(h handler) error {
 	if err := s.expect('{'); err != nil {
 		return err
 	}
+	seen, err := s.members(h)
+	if err == nil && !seen {
+		err = errNoEvents
+	}
+	return err
+}
+
+// members reads the members of the top-level object up to its closing
+// brace and reports whether traceEvents was among them.
+func (s *splitter) members(h handler) (bool, error) {
 	seen := false
 	for first := true; ; first = false {
 		c, ok := s.peek()
-		if !ok {
-			return s.errorf("unexpected end of input in the top-level object")
-		}
-		if c == '}' {
+		switch {
+		case !ok:
+			return seen, s.errorf("unexpected end of input in the top-level object")
+		case c == '}':
 			s.pos++
-			break
-		}
-		if !first {
-			if err := s.expect(','); err != nil {
-				return err
-			}
+			return seen, nil
+		case !first && c != ',':
+			return seen, s.errorf("unexpected %q, want ','", c)
+		case !first:
+			s.pos++
 		}
 		isEvents, err := s.member(h)
 		if err != nil {
-			return err
+			return seen, err
 		}
 		seen = seen || isEvents
 	}
-	if !seen {
-		return errNoEvents
-	}
-	return nil
 }
 
 // member reads one "key": value pair of the top-level object.
