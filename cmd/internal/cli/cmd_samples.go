@@ -2,27 +2,47 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/kinetow"
+	"github.com/tpptrace/tpptrace/samples/ncclw"
+	"github.com/tpptrace/tpptrace/samples/nsysw"
+	"github.com/tpptrace/tpptrace/samples/nvmlw"
 )
 
 var samplesCmd = &Command{
 	Name:    "samples",
-	Summary: "generate simulated TP/PP/DP jobs (Kineto traces + truth.json)",
-	Usage:   "tpptrace samples list | tpptrace samples gen [--scenario NAME] [flags] -o DIR",
+	Summary: "generate simulated TP/PP/DP jobs (Kineto, nsys, NCCL, NVML files + truth.json)",
+	Usage:   "tpptrace samples list | tpptrace samples gen [--scenario NAME] [--formats LIST] [flags] -o DIR",
 	Long: `
 'samples list' prints the named scenarios. 'samples gen' simulates a Megatron-style
-TP×PP×DP training job and writes one Kineto trace per rank
-(rank-<r>.pt.trace.json.gz), truth.json (the figures analysis must recover,
-per docs/semantics.md) and job.json (the configuration) into DIR. Flags given
-after --scenario override the scenario's values. See docs/generator.md.
+TP×PP×DP training job and writes it into DIR in each form --formats names
+(comma-separated, default kineto), always with truth.json (the figures analysis
+must recover, per docs/semantics.md) and job.json (the configuration):
+
+  kineto          DIR/rank-<r>.pt.trace.json.gz, one PyTorch profiler trace per rank
+  nsys            DIR/nsys/report_rank<r>.sqlite, one Nsight Systems SQLite export per rank
+  nccl-log        DIR/nccl/nccl.<host>.log, NCCL_DEBUG=INFO output per host (with PyTorch's
+                  ProcessGroupNCCL lines)
+  nccl-inspector  DIR/nccl-inspector/<host>-pid<pid>.log, NCCL Inspector records per process
+                  (communicators named "TP Group 0", ...)
+  nvml            DIR/nvml/samples-<host>.parquet, GPU samples as 'tpptrace sample' writes them
+
+Every form describes the same simulated run. Kineto and nsys both hold the
+timelines: analyse one of them (with the NCCL and NVML files), not both. Flags
+given after --scenario override the scenario's values. See docs/generator.md.
 
 Examples:
   tpptrace samples list
   tpptrace samples gen --scenario slow-rank -o /tmp/slow
+  tpptrace samples gen --scenario default --formats kineto,nccl-log,nvml -o /tmp/d
   tpptrace samples gen --tp 2 --pp 4 --dp 1 --microbatches 16 --schedule gpipe -o /tmp/g
   tpptrace samples gen --scenario default --slow-rank 9 --seed 3 -o /tmp/d`,
 }
@@ -48,7 +68,7 @@ func runSamples(ctx context.Context, env *Env, args []string) error {
 
 // genFlags are the overridable configuration fields.
 type genFlags struct {
-	scenario, out, schedule                                   string
+	scenario, out, schedule, formats                          string
 	tp, pp, dp, micro, layers, slowRank, steps, gpus, buckets int
 	slowFactor                                                float64
 	seed, maxOffset                                           int64
@@ -61,6 +81,7 @@ func genFlagSet(env *Env) (*flag.FlagSet, *genFlags) {
 	g := &genFlags{}
 	fs.StringVar(&g.scenario, "scenario", "default", "named scenario to start from ('tpptrace samples list')")
 	fs.StringVar(&g.out, "o", "", "output directory (required)")
+	fs.StringVar(&g.formats, "formats", "kineto", "forms to write, comma-separated: "+strings.Join(genFormatNames(), ","))
 	fs.StringVar(&g.schedule, "schedule", "", "pipeline schedule: 1f1b or gpipe")
 	fs.IntVar(&g.tp, "tp", 0, "tensor-parallel size")
 	fs.IntVar(&g.pp, "pp", 0, "pipeline-parallel size (stages)")
@@ -89,6 +110,10 @@ func samplesGen(env *Env, args []string) error {
 	if g.out == "" || fs.NArg() > 0 {
 		return usagef("gen needs -o DIR and no arguments")
 	}
+	writers, err := genWriters(g.formats)
+	if err != nil {
+		return usagef("%v", err)
+	}
 	cfg, err := samples.Lookup(g.scenario)
 	if err != nil {
 		return usagef("%v", err)
@@ -98,10 +123,10 @@ func samplesGen(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := kinetow.WriteDir(g.out, job); err != nil {
+	if err := writeJob(g.out, job, writers); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "wrote %d ranks (%d events, step %.2f ms) to %s\n", cfg.World(), job.Trace.Events.Len(), float64(job.Truth.StepNs)/1e6, g.out)
+	fmt.Fprintf(env.Stderr, "wrote %d ranks (%d events, step %.2f ms) as %s to %s\n", cfg.World(), job.Trace.Events.Len(), float64(job.Truth.StepNs)/1e6, g.formats, g.out)
 	return nil
 }
 
@@ -144,4 +169,95 @@ func (g *genFlags) apply(cfg *samples.Config, name string) {
 	case "descriptions":
 		cfg.Descriptions = g.descs
 	}
+}
+
+// genWriter writes a job in one form into an output directory.
+type genWriter struct {
+	name  string
+	write func(dir string, job *samples.Job) error
+}
+
+// genFormats are the forms 'samples gen --formats' knows, in writing order.
+var genFormats = []genWriter{
+	{"kineto", func(dir string, job *samples.Job) error { return kinetow.WriteDir(dir, job) }},
+	{"nsys", func(dir string, job *samples.Job) error {
+		_, err := nsysw.Write(filepath.Join(dir, "nsys"), job.Trace, nsysw.Options{})
+		return err
+	}},
+	{"nccl-log", func(dir string, job *samples.Job) error {
+		_, err := ncclw.WriteLogs(filepath.Join(dir, "nccl"), job)
+		return err
+	}},
+	{"nccl-inspector", func(dir string, job *samples.Job) error {
+		_, err := ncclw.WriteInspectorDir(filepath.Join(dir, "nccl-inspector"), job, ncclw.InspectorOptions{CommNames: true})
+		return err
+	}},
+	{"nvml", func(dir string, job *samples.Job) error {
+		if err := os.MkdirAll(filepath.Join(dir, "nvml"), 0o755); err != nil {
+			return err
+		}
+		_, err := nvmlw.Write(filepath.Join(dir, "nvml"), job)
+		return err
+	}},
+}
+
+func genFormatNames() []string {
+	names := make([]string, len(genFormats))
+	for i, f := range genFormats {
+		names[i] = f.name
+	}
+	return names
+}
+
+// genWriters picks the writers a --formats list names.
+func genWriters(list string) ([]genWriter, error) {
+	var out []genWriter
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		i := slices.IndexFunc(genFormats, func(f genWriter) bool { return f.name == name })
+		if i < 0 {
+			return nil, fmt.Errorf("unknown format %q in --formats (want %s)", name, strings.Join(genFormatNames(), ", "))
+		}
+		if !slices.ContainsFunc(out, func(f genWriter) bool { return f.name == name }) {
+			out = append(out, genFormats[i])
+		}
+	}
+	return out, nil
+}
+
+// writeJob writes truth.json and job.json (through the Kineto writer when
+// Kineto is asked for), then every requested form.
+func writeJob(dir string, job *samples.Job, writers []genWriter) error {
+	if !slices.ContainsFunc(writers, func(f genWriter) bool { return f.name == "kineto" }) {
+		if err := writeMeta(dir, job); err != nil {
+			return err
+		}
+	}
+	for _, w := range writers {
+		if err := w.write(dir, job); err != nil {
+			return fmt.Errorf("samples gen: %s: %w", w.name, err)
+		}
+	}
+	return nil
+}
+
+// writeMeta writes truth.json and job.json as kinetow.WriteDir does.
+func writeMeta(dir string, job *samples.Job) error {
+	truth, err := kinetow.MarshalTruth(job)
+	if err != nil {
+		return fmt.Errorf("samples gen: %w", err)
+	}
+	cfg, err := json.MarshalIndent(job.Config, "", "  ")
+	if err != nil {
+		return fmt.Errorf("samples gen: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("samples gen: %w", err)
+	}
+	for name, b := range map[string][]byte{"truth.json": truth, "job.json": append(cfg, '\n')} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return fmt.Errorf("samples gen: %w", err)
+		}
+	}
+	return nil
 }
