@@ -51,6 +51,7 @@ type run struct {
 	ranks  []rankRun // one per entry of t.Ranks that has step windows
 	tm     measure.Timings
 	res    *result.Result
+	byRank map[int32]int // rank -> index into ranks, built on first use
 }
 
 // rankRun is one rank's measured state.

@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -33,3 +34,92 @@ func TestTwoRankSetNamesNoSlowRank(t *testing.T) {
 		}
 	}
 }
+
+func findingOf(res *result.Result, kind string) (result.Finding, bool) {
+	for _, f := range res.Findings {
+		if f.Kind == kind {
+			return f, true
+		}
+	}
+	return result.Finding{}, false
+}
+
+func meanOf(res *result.Result, f func(r result.RankStats) int64) int64 {
+	var sum int64
+	for _, r := range res.Ranks {
+		sum += f(r)
+	}
+	return sum / int64(len(res.Ranks))
+}
+
+// TestFindingsShareLostTime: on every scenario the findings' costs add up to
+// no more than the step, and the bubble and exposed PP findings split the
+// bubble between them instead of both claiming the send/recv wait.
+func TestFindingsShareLostTime(t *testing.T) {
+	for _, name := range []string{"default", "balanced-1f1b", "balanced-gpipe", "slow-last-stage", "slow-rank", "clock-skew", "dp-overlap", "dp-exposed", "p2p-nometa"} {
+		t.Run(name, func(t *testing.T) {
+			res, err := Analyze(context.Background(), simulate(t, name).Trace, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var total int64
+			for _, f := range res.Findings {
+				total += f.CostNs
+			}
+			if total > res.StepNs {
+				t.Errorf("findings cost %d ns per step, more than the step %d ns: %+v", total, res.StepNs, res.Findings)
+			}
+			bubble, _ := findingOf(res, result.KindBubble)
+			pp, _ := findingOf(res, result.KindExposedPP)
+			if want := meanOf(res, func(r result.RankStats) int64 { return r.BubbleNs }); res.Layout.PP > 1 && abs(bubble.CostNs+pp.CostNs-want) > 10 {
+				t.Errorf("bubble %d + exposed PP %d ns, want the mean bubble %d", bubble.CostNs, pp.CostNs, want)
+			}
+			wait := meanOf(res, func(r result.RankStats) int64 { return r.ExposedWaitNs["PP"] })
+			if exp := meanOf(res, func(r result.RankStats) int64 { return r.ExposedNs["PP"] }); pp.CostNs > exp-wait {
+				t.Errorf("exposed PP finding %d ns includes the wait for the neighbour (exposed %d, wait %d)", pp.CostNs, exp, wait)
+			}
+		})
+	}
+}
+
+func TestBalancedPipelineBlamesTheBubble(t *testing.T) {
+	res, err := Analyze(context.Background(), simulate(t, "balanced-1f1b").Trace, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) == 0 || res.Findings[0].Kind != result.KindBubble {
+		t.Fatalf("top finding %+v, want the pipeline bubble", res.Findings)
+	}
+	pp, ok := findingOf(res, result.KindExposedPP)
+	if !ok || pp.CostNs <= 0 || pp.CostNs > res.Findings[0].CostNs/4 {
+		t.Fatalf("exposed PP finding %+v: want a small transfer cost beside bubble %d", pp, res.Findings[0].CostNs)
+	}
+	ev := strings.Join(pp.Evidence, "; ")
+	if !strings.Contains(ev, "waiting for the neighbour (counted in the pipeline bubble)") || !strings.Contains(ev, "transferring") {
+		t.Errorf("PP evidence %q does not separate waiting from transferring", ev)
+	}
+}
+
+func TestSlowRankClaimsTPWait(t *testing.T) {
+	res, err := Analyze(context.Background(), simulate(t, "slow-rank").Trace, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, ok := findingOf(res, result.KindSlowRank)
+	if !ok || slow.Ranks[0] != 3 {
+		t.Fatalf("slow-rank finding %+v, want rank 3", slow)
+	}
+	ev := strings.Join(slow.Evidence, "; ")
+	for _, want := range []string{"in TP all_reduce for it", "counted here, not under exposed TP"} {
+		if !strings.Contains(ev, want) {
+			t.Errorf("slow-rank evidence %q lacks %q", ev, want)
+		}
+	}
+	tp, ok := findingOf(res, result.KindExposedTP)
+	exposed := meanOf(res, func(r result.RankStats) int64 { return r.ExposedNs["TP"] })
+	if !ok || tp.CostNs >= exposed || !strings.Contains(strings.Join(tp.Evidence, "; "), "is for slow rank 3, counted under the slow-rank finding") {
+		t.Errorf("exposed TP finding %+v still claims the wait for rank 3 (exposed %d)", tp, exposed)
+	}
+}
+
+func abs(x int64) int64 { return max(x, -x) }

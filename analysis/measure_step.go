@@ -9,18 +9,20 @@ import (
 // measureStep measures every rank that has step windows, in every step,
 // and times every collective instance.
 func measureStep(r *run) error {
+	r.tm = measure.Collectives(r.t, r.inst, r.off.Of)
+	waits := measure.EventWaits(r.t.Events.Len(), &r.tm)
 	for _, rk := range r.t.Ranks {
 		ws, ok := r.steps.ByRank[rk.Rank]
 		if !ok {
 			continue
 		}
 		rr := rankRun{rank: rk.Rank, stage: max(int(rk.Coord.PP), 0), act: measure.RankActivity(r.t, rk.Rank)}
+		rr.act.SplitWaits(r.t, waits)
 		for _, w := range ws {
 			rr.figs = append(rr.figs, rr.act.Measure(measure.Interval{Start: w.Start, End: w.End}))
 		}
 		r.ranks = append(r.ranks, rr)
 	}
-	r.tm = measure.Collectives(r.t, r.inst, r.off.Of)
 	r.res.Ranks = make([]result.RankStats, len(r.ranks))
 	for i := range r.ranks {
 		r.res.Ranks[i] = r.rankStats(&r.ranks[i])
@@ -34,7 +36,7 @@ func (r *run) rankStats(rr *rankRun) result.RankStats {
 	rk := r.t.Ranks[r.t.FindRank(rr.rank)]
 	s := result.RankStats{Rank: int(rr.rank), Host: rk.Host, LocalGPU: int(rk.LocalGPU), TP: max(int(rk.Coord.TP), 0),
 		PP: rr.stage, DP: max(int(rk.Coord.DP), 0), ClockOffsetNs: r.off.Of(rr.rank),
-		CommNs: map[string]int64{}, ExposedNs: map[string]int64{}}
+		CommNs: map[string]int64{}, ExposedNs: map[string]int64{}, ExposedTransferNs: map[string]int64{}}
 	var win int64
 	for _, f := range rr.figs {
 		win += f.Window.Len()
@@ -42,17 +44,32 @@ func (r *run) rankStats(rr *rankRun) result.RankStats {
 		s.IdleNs += f.Idle
 		s.MemcpyNs += f.Memcpy
 		s.BubbleNs += f.Bubble
+		s.BubblePPWaitNs += f.BubblePPWait
+		s.BubblePPTransferNs += f.BubblePPTransfer
 		addAxes(s.CommNs, f.Comm)
 		addAxes(s.ExposedNs, f.Exposed)
+		addAxes(s.ExposedTransferNs, f.ExposedTransfer)
 	}
 	n := int64(len(rr.figs))
 	s.StepNs, s.ComputeNs, s.IdleNs, s.MemcpyNs, s.BubbleNs = win/n, s.ComputeNs/n, s.IdleNs/n, s.MemcpyNs/n, s.BubbleNs/n
-	divAxes(s.CommNs, n)
-	divAxes(s.ExposedNs, n)
+	s.BubblePPWaitNs, s.BubblePPTransferNs = s.BubblePPWaitNs/n, s.BubblePPTransferNs/n
+	for _, m := range []map[string]int64{s.CommNs, s.ExposedNs, s.ExposedTransferNs} {
+		divAxes(m, n)
+	}
+	s.ExposedWaitNs = exposedWait(s.ExposedNs, s.ExposedTransferNs)
 	if win > 0 {
 		s.BubbleFraction = float64(s.BubbleNs*n) / float64(win)
 	}
 	return s
+}
+
+// exposedWait is exposed − exposed transfer, per axis.
+func exposedWait(exposed, transfer map[string]int64) map[string]int64 {
+	w := make(map[string]int64, len(exposed))
+	for k, v := range exposed {
+		w[k] = max(v-transfer[k], 0)
+	}
+	return w
 }
 
 // axisKey is the Result key of an axis; unknown and world-wide

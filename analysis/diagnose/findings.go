@@ -26,6 +26,11 @@ type Inputs struct {
 	ImbalanceGainNs int64
 	Problems        []Problem
 	Blame           Blame // who held collectives back, per step
+	// SlowWaitNs is, per slow rank and axis key, the exposed wait of the
+	// other members of the collectives it arrived last to, summed over
+	// members, per step. That wait is the slow rank's cost, so the exposed
+	// communication findings leave it out.
+	SlowWaitNs map[int32]map[string]int64
 }
 
 // Problem is a topology problem found by the layout step.
@@ -42,10 +47,10 @@ func Findings(res *result.Result, in Inputs) []result.Finding {
 	var fs []result.Finding
 	fs = append(fs, bubbleFinding(res)...)
 	for _, ax := range []string{"TP", "PP", "DP", "CP", "EP", "other"} {
-		fs = append(fs, exposedFinding(res, ax)...)
+		fs = append(fs, exposedFinding(res, ax, in.SlowWaitNs)...)
 	}
 	fs = append(fs, imbalanceFinding(res, in.ImbalanceGainNs)...)
-	fs = append(fs, slowFindings(res)...)
+	fs = append(fs, slowFindings(res, in.SlowWaitNs)...)
 	fs = append(fs, PairNotes(res, in.Blame)...)
 	fs = append(fs, topologyFindings(res, in.Problems)...)
 	for i := range fs {
@@ -85,45 +90,6 @@ func meanRanks(res *result.Result, f func(r result.RankStats) int64) (int64, []i
 	return sum / int64(len(rs)), ids
 }
 
-func bubbleFinding(res *result.Result) []result.Finding {
-	if res.Layout.PP <= 1 {
-		return nil
-	}
-	cost, ranks := meanRanks(res, func(r result.RankStats) int64 { return r.BubbleNs })
-	if cost <= 0 {
-		return nil
-	}
-	f := result.Finding{Kind: result.KindBubble, CostNs: cost, Ranks: ranks, Remedy: remedyBubble,
-		Summary: fmt.Sprintf("pipeline bubble: GPUs wait %s per step (%s of the step)", dur(cost), pct(share(cost, res.StepNs)))}
-	for _, s := range res.Stages {
-		f.Stages = append(f.Stages, s.Stage)
-		f.Evidence = append(f.Evidence, fmt.Sprintf("stage %d: bubble %s measured vs %s ideal (%s, p=%d, m=%d)",
-			s.Stage, pct(s.BubbleFraction), pct(s.IdealBubbleFraction), res.Schedule, res.Layout.PP, res.Microbatches))
-	}
-	return []result.Finding{f}
-}
-
-func exposedFinding(res *result.Result, ax string) []result.Finding {
-	cost, ranks := meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs[ax] })
-	if cost <= 0 {
-		return nil
-	}
-	kind, remedy := "exposed_"+strings.ToLower(ax)+"_comm", remedyOther
-	if r, ok := map[string]string{"TP": remedyTP, "PP": remedyPP, "DP": remedyDP}[ax]; ok {
-		remedy = r
-	}
-	comm, _ := meanRanks(res, func(r result.RankStats) int64 { return r.CommNs[ax] })
-	f := result.Finding{Kind: kind, CostNs: cost, Ranks: ranks, Remedy: remedy,
-		Summary:  fmt.Sprintf("exposed %s communication: %s per step not hidden under compute", ax, dur(cost)),
-		Evidence: []string{fmt.Sprintf("%s kernels run %s per step on average; %s of it overlaps compute", ax, dur(comm), pct(1-share(cost, comm)))}}
-	for _, s := range res.Stages {
-		if s.ExposedNs[ax] > 0 {
-			f.Stages = append(f.Stages, s.Stage)
-		}
-	}
-	return []result.Finding{f}
-}
-
 func imbalanceFinding(res *result.Result, gain int64) []result.Finding {
 	if len(res.Stages) < 2 || res.StageImbalance < 1.05 || gain <= 0 {
 		return nil
@@ -142,20 +108,35 @@ func imbalanceFinding(res *result.Result, gain int64) []result.Finding {
 	return []result.Finding{f}
 }
 
-func slowFindings(res *result.Result) []result.Finding {
+func slowFindings(res *result.Result, waits map[int32]map[string]int64) []result.Finding {
 	var fs []result.Finding
 	for _, s := range res.SlowRanks {
-		i := slices.IndexFunc(res.Ranks, func(r result.RankStats) bool { return r.Rank == s.Rank })
+		i := rankIndex(res, s.Rank)
 		if i < 0 {
 			continue
 		}
 		r := res.Ranks[i]
 		cost := max(s.BlameNs, int64(s.ComputeExcess*float64(r.ComputeNs)/(1+s.ComputeExcess)))
+		ev := slices.Clone(s.Evidence)
+		if axes := waitAxes(waits[int32(r.Rank)]); axes != "" {
+			ev = append(ev, fmt.Sprintf("that wait is counted here, not under exposed %s communication", axes))
+		}
 		fs = append(fs, result.Finding{Kind: result.KindSlowRank, CostNs: cost, Ranks: []int{r.Rank}, Stages: []int{r.PP},
 			Summary:  fmt.Sprintf("slow rank: %s computes %s more than its peers", Describe(r), pct(s.ComputeExcess)),
-			Evidence: s.Evidence, Remedy: remedySlow})
+			Evidence: ev, Remedy: remedySlow})
 	}
 	return fs
+}
+
+// waitAxes lists the axes with a positive wait: "TP, DP".
+func waitAxes(w map[string]int64) string {
+	var axes []string
+	for _, ax := range []string{"TP", "PP", "DP", "CP", "EP", "other"} {
+		if w[ax] > 0 {
+			axes = append(axes, ax)
+		}
+	}
+	return strings.Join(axes, ", ")
 }
 
 func topologyFindings(res *result.Result, ps []Problem) []result.Finding {

@@ -19,6 +19,10 @@ type Activity struct {
 	Memcpy  Set        // memcpy and memset
 	All     Set        // every GPU event
 	Busy    Set        // compute and every non-PP communication: what is not bubble
+	// Transfer is, per axis, the part of Comm after each kernel's last
+	// member arrived (SplitWaits); the rest of Comm is waiting. Without
+	// SplitWaits it is empty and every figure that uses it is 0.
+	Transfer [NAxes]Set
 }
 
 // RankActivity builds rank r's activity from its events. Events must be sorted.
@@ -84,10 +88,16 @@ type Figures struct {
 	Compute int64
 	Comm    [NAxes]int64
 	Exposed [NAxes]int64
-	Memcpy  int64
-	Idle    int64
-	Bubble  int64
-	Bubbles Set // the bubble intervals, own clock
+	// ExposedTransfer is the part of Exposed after the last member arrived:
+	// |∪ transfer parts − ∪ compute|; Exposed − ExposedTransfer is waiting.
+	ExposedTransfer [NAxes]int64
+	// BubblePPWait and BubblePPTransfer are the parts of the bubble during
+	// which a PP kernel waits for its neighbour, and transfers.
+	BubblePPWait, BubblePPTransfer int64
+	Memcpy                         int64
+	Idle                           int64
+	Bubble                         int64
+	Bubbles                        Set // the bubble intervals, own clock
 }
 
 // Measure returns the figures of the window w.
@@ -98,9 +108,14 @@ func (a *Activity) Measure(w Interval) Figures {
 		c := a.Comm[ax].Clip(w.Start, w.End)
 		f.Comm[ax] = c.Len()
 		f.Exposed[ax] = c.Len() - IntersectLen(c, comp)
+		x := a.Transfer[ax].Clip(w.Start, w.End)
+		f.ExposedTransfer[ax] = x.Len() - IntersectLen(x, comp)
 	}
 	f.Idle = w.Len() - a.All.ClipLen(w.Start, w.End)
 	f.Bubbles = Subtract(Set{w}, a.Busy.Clip(w.Start, w.End))
 	f.Bubble = f.Bubbles.Len()
+	pp := model.AxisPP
+	f.BubblePPTransfer = IntersectLen(a.Transfer[pp].Clip(w.Start, w.End), f.Bubbles)
+	f.BubblePPWait = IntersectLen(a.Comm[pp].Clip(w.Start, w.End), f.Bubbles) - f.BubblePPTransfer
 	return f
 }

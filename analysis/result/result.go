@@ -95,6 +95,14 @@ type RankStats struct {
 	ExposedNs         map[string]int64 `json:"exposed_ns"`            // axis -> part not covered by compute
 	WaitNs            map[string]int64 `json:"wait_ns,omitempty"`     // axis -> time waiting for the last member
 	TransferNs        map[string]int64 `json:"transfer_ns,omitempty"` // axis -> time after the last member arrived
+	// ExposedWaitNs + ExposedTransferNs = ExposedNs: the exposed time spent
+	// waiting for the last member (for PP, the neighbour), and after it arrived.
+	ExposedWaitNs     map[string]int64 `json:"exposed_wait_ns,omitempty"`
+	ExposedTransferNs map[string]int64 `json:"exposed_transfer_ns,omitempty"`
+	// BubblePPWaitNs and BubblePPTransferNs are the parts of BubbleNs during
+	// which a PP send/recv waits for the neighbour, and transfers.
+	BubblePPWaitNs     int64 `json:"bubble_pp_wait_ns,omitempty"`
+	BubblePPTransferNs int64 `json:"bubble_pp_transfer_ns,omitempty"`
 }
 
 // StageStats is one pipeline stage, averaged over its ranks and steps.

@@ -1,0 +1,116 @@
+package diagnose
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+)
+
+// The bubble, PP and exposed-communication findings share out the time a
+// rank's GPU computes nothing, so that no time is counted twice: the bubble
+// keeps its idle time and the time PP send/recv kernels wait for their
+// neighbour; the PP finding gets the time they transfer with nothing else
+// running; each other axis gets its exposed time less the wait for a named
+// slow rank, which the slow-rank finding claims.
+
+func bubbleFinding(res *result.Result) []result.Finding {
+	if res.Layout.PP <= 1 {
+		return nil
+	}
+	bubble, ranks := meanRanks(res, func(r result.RankStats) int64 { return r.BubbleNs })
+	xfer, _ := meanRanks(res, func(r result.RankStats) int64 { return r.BubblePPTransferNs })
+	wait, _ := meanRanks(res, func(r result.RankStats) int64 { return r.BubblePPWaitNs })
+	cost := bubble - xfer
+	if cost <= 0 {
+		return nil
+	}
+	f := result.Finding{Kind: result.KindBubble, CostNs: cost, Ranks: ranks, Remedy: remedyBubble,
+		Summary: fmt.Sprintf("pipeline bubble: GPUs wait %s per step (%s of the step)", dur(cost), pct(share(cost, res.StepNs)))}
+	for _, s := range res.Stages {
+		f.Stages = append(f.Stages, s.Stage)
+		f.Evidence = append(f.Evidence, fmt.Sprintf("stage %d: bubble %s measured vs %s ideal (%s, p=%d, m=%d)",
+			s.Stage, pct(s.BubbleFraction), pct(s.IdealBubbleFraction), res.Schedule, res.Layout.PP, res.Microbatches))
+	}
+	if wait > 0 || xfer > 0 {
+		f.Evidence = append(f.Evidence, fmt.Sprintf("the bubble measures %s per step: %s pipeline send/recv waiting for the neighbour, %s idle or copying, "+
+			"and %s transferring, counted under exposed PP communication", dur(bubble), dur(wait), dur(max(cost-wait, 0)), dur(xfer)))
+	}
+	return []result.Finding{f}
+}
+
+func exposedFinding(res *result.Result, ax string, slowWaits map[int32]map[string]int64) []result.Finding {
+	exposed, _ := meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs[ax] })
+	if exposed <= 0 {
+		return nil
+	}
+	xfer, _ := meanRanks(res, func(r result.RankStats) int64 { return r.ExposedTransferNs[ax] })
+	comm, _ := meanRanks(res, func(r result.RankStats) int64 { return r.CommNs[ax] })
+	f := result.Finding{Kind: "exposed_" + strings.ToLower(ax) + "_comm", Remedy: remedyOf(ax),
+		Evidence: []string{fmt.Sprintf("%s kernels run %s per step on average; %s of it overlaps compute", ax, dur(comm), pct(1-share(exposed, comm)))}}
+	if ax == "PP" {
+		ppShare(res, &f, exposed, xfer)
+	} else {
+		axisShare(res, &f, ax, exposed, xfer, slowWaits)
+	}
+	if f.CostNs <= 0 {
+		return nil
+	}
+	for _, s := range res.Stages {
+		if s.ExposedNs[ax] > 0 {
+			f.Stages = append(f.Stages, s.Stage)
+		}
+	}
+	return []result.Finding{f}
+}
+
+// hasSplit reports whether the ranks carry the wait/transfer split of
+// exposed time (Results written before it existed do not).
+func hasSplit(res *result.Result) bool {
+	return slices.ContainsFunc(res.Ranks, func(r result.RankStats) bool { return r.ExposedTransferNs != nil })
+}
+
+func remedyOf(ax string) string {
+	if r, ok := map[string]string{"TP": remedyTP, "PP": remedyPP, "DP": remedyDP}[ax]; ok {
+		return r
+	}
+	return remedyOther
+}
+
+// ppShare: the PP finding costs the transfer time of send/recv kernels
+// that nothing else overlaps; their wait for the neighbour is bubble.
+func ppShare(res *result.Result, f *result.Finding, exposed, xfer int64) {
+	f.CostNs, f.Ranks = meanRanks(res, func(r result.RankStats) int64 { return r.BubblePPTransferNs })
+	f.Summary = fmt.Sprintf("exposed PP communication: send/recv transfer %s per step with no compute or other communication to hide it", dur(f.CostNs))
+	f.Evidence = append(f.Evidence, fmt.Sprintf("of the %s exposed: %s waiting for the neighbour (counted in the pipeline bubble), %s transferring",
+		dur(exposed), dur(max(exposed-xfer, 0)), dur(xfer)))
+}
+
+// axisShare: an exposed collective costs its exposed time less the wait
+// for named slow ranks, which their finding claims.
+func axisShare(res *result.Result, f *result.Finding, ax string, exposed, xfer int64, slowWaits map[int32]map[string]int64) {
+	wait := exposed
+	if hasSplit(res) {
+		wait = max(exposed-xfer, 0)
+	}
+	var slow int64
+	var who []string
+	for _, s := range res.SlowRanks {
+		if w := slowWaits[int32(s.Rank)][ax]; w > 0 {
+			slow += w
+			who = append(who, fmt.Sprint(s.Rank))
+		}
+	}
+	slow = min(slow/int64(max(len(res.Ranks), 1)), wait)
+	f.CostNs = exposed - slow
+	_, f.Ranks = meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs[ax] })
+	f.Summary = fmt.Sprintf("exposed %s communication: %s per step not hidden under compute", ax, dur(f.CostNs))
+	if hasSplit(res) {
+		f.Evidence = append(f.Evidence, fmt.Sprintf("of the %s exposed: %s waiting for the last member to arrive, %s transferring", dur(exposed), dur(wait), dur(xfer)))
+	}
+	if slow > 0 {
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%s of that wait (mean over ranks) is for slow rank %s, counted under the slow-rank finding",
+			dur(slow), strings.Join(slices.Compact(who), ", ")))
+	}
+}

@@ -1,0 +1,41 @@
+package measure
+
+import "github.com/tpptrace/tpptrace/ingest/model"
+
+// EventWaits returns, per event of a trace with n events, how long the
+// event waited as a collective member for the last member to arrive (0 for
+// events that are no member of a timed instance).
+func EventWaits(n int, tm *Timings) []int64 {
+	w := make([]int64, n)
+	for _, m := range tm.Members {
+		if int(m.Event) < n {
+			w[m.Event] = max(m.Wait, 0)
+		}
+	}
+	return w
+}
+
+// SplitWaits fills a.Transfer: per axis, the part of each communication
+// kernel after its last member arrived, [start+wait, end) on the rank's
+// own clock. A kernel that is no member of a timed instance is transfer
+// throughout. waits comes from EventWaits.
+func (a *Activity) SplitWaits(t *model.Trace, waits []int64) {
+	lo, hi := t.Events.RankRange(a.Rank)
+	var xs [NAxes][]Interval
+	ev := &t.Events
+	for i := lo; i < hi; i++ {
+		if ev.Kind[i] != model.KindComm {
+			continue
+		}
+		end := ev.Start[i] + ev.Dur[i]
+		var w int64
+		if i < len(waits) {
+			w = waits[i]
+		}
+		ax := AxisOf(t, i)
+		xs[ax] = append(xs[ax], Interval{min(ev.Start[i]+w, end), end})
+	}
+	for ax := range xs {
+		a.Transfer[ax] = Normalize(xs[ax])
+	}
+}
