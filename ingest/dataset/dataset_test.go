@@ -95,12 +95,14 @@ func TestManifestJSONKeys(t *testing.T) {
 
 func TestReadRanksOpensOnlyThoseRanks(t *testing.T) {
 	dir, tr := writeFixture(t, 2)
-	if err := os.Remove(EventsPath(dir, 0)); err != nil {
-		t.Fatal(err)
+	rm(t, EventsPath(dir, 0))
+	if _, _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "rank=00000.parquet") {
+		t.Fatalf("Read with a missing rank file = %v, want an error naming it", err)
 	}
+	rm(t, filepath.Join(dir, collsFile))
 	got, _, err := ReadRanks(dir, []int32{3, 1, 3})
 	if err != nil {
-		t.Fatalf("ReadRanks must not touch rank 0's file: %v", err)
+		t.Fatalf("ReadRanks must not touch rank 0's file nor the collective table: %v", err)
 	}
 	if err := got.Validate(); err != nil {
 		t.Fatalf("ReadRanks trace invalid: %v", err)
@@ -119,11 +121,11 @@ func TestReadRanksOpensOnlyThoseRanks(t *testing.T) {
 			checkSameColl(t, want, wlo+i, got, glo+i)
 		}
 	}
+	if got.Colls.Len() != countColls(want, 1, 3) {
+		t.Fatalf("got %d collectives, want the %d of ranks 1 and 3", got.Colls.Len(), countColls(want, 1, 3))
+	}
 	if n := got.Events.Len(); n != countRanks(want, 1, 3) {
 		t.Fatalf("got %d events, want only ranks 1 and 3's %d", n, countRanks(want, 1, 3))
-	}
-	if _, _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "rank=00000.parquet") {
-		t.Fatalf("Read with a missing rank file = %v, want an error naming it", err)
 	}
 }
 
@@ -149,6 +151,41 @@ func countRanks(tr *model.Trace, ranks ...int32) int {
 		}
 	}
 	return n
+}
+
+func countColls(tr *model.Trace, ranks ...int32) int {
+	seen := map[int32]bool{}
+	for i, r := range tr.Events.Rank {
+		if c := tr.Events.Coll[i]; c >= 0 && slices.Contains(ranks, r) {
+			seen[c] = true
+		}
+	}
+	return len(seen)
+}
+
+// TestReadRanksAllEqualsRead checks that the collectives rebuilt from the
+// events files equal collectives.parquet when every rank is asked for.
+func TestReadRanksAllEqualsRead(t *testing.T) {
+	dir, tr := writeFixture(t, 2)
+	all, _, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := all.Events.RankRange(1)
+	part, _, err := ReadRanks(dir, []int32{0, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range part.Events.Len() {
+		j := i
+		if i >= lo {
+			j = i + hi - lo
+		}
+		checkSameColl(t, all, j, part, i)
+	}
+	if part.Colls.Len() != countColls(sortedCopy(t, tr), 0, 2, 3) {
+		t.Fatalf("partial read has %d collectives", part.Colls.Len())
+	}
 }
 
 func TestReadRanksUnknownRank(t *testing.T) {

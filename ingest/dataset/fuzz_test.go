@@ -47,9 +47,11 @@ func FuzzReadEvents(f *testing.F) {
 		if err != nil {
 			return
 		}
-		c, err := decodeEvents(pf, -1, 0)
-		if err == nil && int64(c.ev.Len()) != pf.NumRows() {
-			t.Fatalf("decoded %d rows without error, file has %d", c.ev.Len(), pf.NumRows())
+		for _, withColls := range []bool{false, true} {
+			c, err := decodeEvents(pf, -1, 0, withColls)
+			if err == nil && int64(c.ev.Len()) != pf.NumRows() {
+				t.Fatalf("decoded %d rows without error, file has %d", c.ev.Len(), pf.NumRows())
+			}
 		}
 	})
 }

@@ -14,7 +14,7 @@ func Read(dir string) (*model.Trace, Manifest, error) {
 	if err != nil {
 		return nil, Manifest{}, err
 	}
-	t, err := read(dir, m, m.Ranks)
+	t, err := read(dir, m, m.Ranks, false)
 	if err != nil {
 		return nil, Manifest{}, err
 	}
@@ -24,9 +24,10 @@ func Read(dir string) (*model.Trace, Manifest, error) {
 // ReadRanks reads the events of the given ranks only, opening no other
 // rank's events file. The rank, stream, communicator, sample and skip tables
 // are read whole (they are small and keep the trace valid: communicators
-// name ranks not asked for); the collective table keeps only the rows the
-// read events refer to, renumbered. Asking for a rank that is not in the
-// dataset is an error.
+// name ranks not asked for). The collectives are rebuilt from the columns
+// joined into the events files, so collectives.parquet is not read: t.Colls
+// holds only the rows the read events refer to, in dataset order,
+// renumbered. Asking for a rank that is not in the dataset is an error.
 func ReadRanks(dir string, ranks []int32) (*model.Trace, Manifest, error) {
 	m, err := ReadManifest(dir)
 	if err != nil {
@@ -38,28 +39,27 @@ func ReadRanks(dir string, ranks []int32) (*model.Trace, Manifest, error) {
 			return nil, Manifest{}, fmt.Errorf("reading dataset %s: rank %d is not in it (it has %d ranks)", dir, r, len(m.Ranks))
 		}
 	}
-	t, err := read(dir, m, want)
+	t, err := read(dir, m, want, len(want) < len(m.Ranks))
 	if err != nil {
 		return nil, Manifest{}, err
-	}
-	if len(want) < len(m.Ranks) {
-		keepCollectives(t)
 	}
 	return t, m, nil
 }
 
-func read(dir string, m Manifest, ranks []int32) (*model.Trace, error) {
+// read reads the tables and the given ranks' events; partial takes the
+// collectives from the events files instead of collectives.parquet.
+func read(dir string, m Manifest, ranks []int32, partial bool) (*model.Trace, error) {
 	t := &model.Trace{Sources: m.Sources}
-	if err := readTables(dir, t, m); err != nil {
+	if err := readTables(dir, t, m, partial); err != nil {
 		return nil, fmt.Errorf("reading dataset: %w", err)
 	}
-	if err := readEvents(dir, t, m, ranks); err != nil {
+	if err := readEvents(dir, t, m, ranks, partial); err != nil {
 		return nil, fmt.Errorf("reading dataset: %w", err)
 	}
 	return t, nil
 }
 
-func readTables(dir string, t *model.Trace, m Manifest) error {
+func readTables(dir string, t *model.Trace, m Manifest, partial bool) error {
 	steps := []struct {
 		name string
 		read func(path string) error
@@ -73,12 +73,15 @@ func readTables(dir string, t *model.Trace, m Manifest) error {
 		{samplesFile, func(p string) error { return readSamples(p, t) }},
 	}
 	for _, s := range steps {
-		if (s.name == samplesFile || s.name == sampleGPUsFile) && m.Samples == 0 && m.SampleGPUs == 0 {
+		if (s.name == samplesFile || s.name == sampleGPUsFile) && m.Samples == 0 && m.SampleGPUs == 0 || s.name == collsFile && partial {
 			continue
 		}
 		if err := s.read(filepath.Join(dir, s.name)); err != nil {
 			return err
 		}
+	}
+	if partial {
+		m.Collectives = 0
 	}
 	return checkCounts(t, m)
 }
@@ -93,28 +96,4 @@ func checkCounts(t *model.Trace, m Manifest) error {
 		}
 	}
 	return nil
-}
-
-// keepCollectives drops the collective rows no event refers to and
-// renumbers the events' references, keeping the rows' order.
-func keepCollectives(t *model.Trace) {
-	remap := make([]int32, t.Colls.Len())
-	for _, c := range t.Events.Coll {
-		if c >= 0 && int(c) < len(remap) {
-			remap[c] = 1
-		}
-	}
-	var kept model.Collectives
-	for i, used := range remap {
-		remap[i] = -1
-		if used == 1 {
-			remap[i] = kept.Append(t.Colls.At(i))
-		}
-	}
-	for i, c := range t.Events.Coll {
-		if c >= 0 && int(c) < len(remap) {
-			t.Events.Coll[i] = remap[c]
-		}
-	}
-	t.Colls = kept
 }

@@ -1,9 +1,12 @@
 package dataset
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 	"golang.org/x/sync/errgroup"
@@ -16,17 +19,19 @@ import (
 type chunk struct {
 	ev    model.Events
 	names model.Strings
+	colls map[int32]eventColl // the joined collectives, when read
 }
 
 // readEvents reads the given ranks' files in parallel and appends their
-// events to t in rank order.
-func readEvents(dir string, t *model.Trace, m Manifest, ranks []int32) error {
+// events to t in rank order. With withColls it also reads the collective
+// columns joined into the files and rebuilds t.Colls from them.
+func readEvents(dir string, t *model.Trace, m Manifest, ranks []int32, withColls bool) error {
 	chunks := make([]*chunk, len(ranks))
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, r := range ranks {
 		g.Go(func() error {
-			c, err := readEventFile(EventsPath(dir, r), r, rankCount(m, r))
+			c, err := readEventFile(EventsPath(dir, r), r, rankCount(m, r), withColls)
 			chunks[i] = c
 			return err
 		})
@@ -42,6 +47,9 @@ func readEvents(dir string, t *model.Trace, m Manifest, ranks []int32) error {
 	for _, c := range chunks {
 		appendChunk(t, c)
 	}
+	if withColls {
+		rebuildCollectives(t, chunks)
+	}
 	return nil
 }
 
@@ -55,7 +63,7 @@ func rankCount(m Manifest, r int32) int64 {
 }
 
 // readEventFile reads rank r's events file, which must hold want rows.
-func readEventFile(path string, r int32, want int64) (*chunk, error) {
+func readEventFile(path string, r int32, want int64, withColls bool) (*chunk, error) {
 	pf, closeFile, err := openParquet(path)
 	if err != nil {
 		return nil, err
@@ -64,7 +72,7 @@ func readEventFile(path string, r int32, want int64) (*chunk, error) {
 	if pf.NumRows() != want {
 		return nil, fmt.Errorf("%s: %d rows, the manifest says %d", path, pf.NumRows(), want)
 	}
-	c, err := decodeEvents(pf, r, int(want))
+	c, err := decodeEvents(pf, r, int(want), withColls)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -73,22 +81,33 @@ func readEventFile(path string, r int32, want int64) (*chunk, error) {
 
 // decodeEvents decodes an opened events file whose rows must all belong to
 // rank r (any rank when r < 0) and be sorted by start; capacity is a hint.
-func decodeEvents(pf *parquet.File, r int32, capacity int) (*chunk, error) {
+// Without withColls only the event columns are decoded.
+func decodeEvents(pf *parquet.File, r int32, capacity int, withColls bool) (*chunk, error) {
 	c := &chunk{}
 	c.ev.Grow(capacity)
 	kinds := kindTable()
-	var bad error
-	err := readAll(pf, func(rows []eventRow) {
-		for _, e := range rows {
-			if bad == nil {
-				bad = c.add(e, r, kinds)
+	var bad, err error
+	if !withColls {
+		err = readAll(pf, func(rows []eventCore) {
+			for i := range rows {
+				bad = cmp.Or(bad, c.add(&rows[i], r, kinds))
+			}
+		})
+		return c, errors.Join(err, bad)
+	}
+	c.colls = map[int32]eventColl{}
+	err = readAll(pf, func(rows []eventRow) {
+		for i := range rows {
+			bad = cmp.Or(bad, c.add(&rows[i].eventCore, r, kinds))
+			if e := &rows[i]; e.Coll >= 0 {
+				c.colls[e.Coll] = e.eventColl
 			}
 		}
 	})
 	return c, errors.Join(err, bad)
 }
 
-func (c *chunk) add(e eventRow, r int32, kinds map[string]model.Kind) error {
+func (c *chunk) add(e *eventCore, r int32, kinds map[string]model.Kind) error {
 	n := c.ev.Len()
 	if r >= 0 && e.Rank != r {
 		return fmt.Errorf("row %d belongs to rank %d, not %d", n, e.Rank, r)
@@ -124,5 +143,27 @@ func appendChunk(t *model.Trace, c *chunk) {
 	ev.Micro, ev.Coll = append(ev.Micro, c.ev.Micro...), append(ev.Coll, c.ev.Coll...)
 	for i := base; i < ev.Len(); i++ {
 		ev.Name[i] = ids[ev.Name[i]]
+	}
+}
+
+// rebuildCollectives sets t.Colls to the collectives the chunks' events
+// refer to, in the order of their index in the dataset, and renumbers the
+// events' references.
+func rebuildCollectives(t *model.Trace, chunks []*chunk) {
+	all := map[int32]eventColl{}
+	for _, c := range chunks {
+		maps.Copy(all, c.colls)
+	}
+	remap := map[int32]int32{}
+	t.Colls = model.Collectives{}
+	for _, i := range slices.Sorted(maps.Keys(all)) {
+		a := all[i]
+		remap[i] = t.Colls.Append(model.Collective{Op: model.ParseOp(a.Op), Bytes: a.Bytes, DType: t.Names.Intern(a.DType),
+			Comm: a.Comm, Seq: a.Seq, Peer: a.Peer, GroupSize: a.GroupSize})
+	}
+	for i, c := range t.Events.Coll {
+		if c >= 0 {
+			t.Events.Coll[i] = remap[c]
+		}
 	}
 }

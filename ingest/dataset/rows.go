@@ -4,7 +4,13 @@ package dataset
 // and names are part of the dataset format (docs/dataset.md); changing them
 // needs a new SchemaVersion.
 
+// eventRow is one row of an events file: the event, then its collective.
 type eventRow struct {
+	eventCore
+	eventColl
+}
+
+type eventCore struct {
 	Rank   int32  `parquet:"rank"`
 	Start  int64  `parquet:"start_ns,delta"`
 	Dur    int64  `parquet:"dur_ns"`
@@ -15,6 +21,19 @@ type eventRow struct {
 	Iter   int32  `parquet:"iter"`
 	Micro  int32  `parquet:"micro"`
 	Coll   int32  `parquet:"coll"`
+}
+
+// eventColl is the event's collective (row coll of collectives.parquet),
+// joined in so that queries and ReadRanks need no join; "none", "" and -1
+// when coll is -1.
+type eventColl struct {
+	Op        string `parquet:"op,dict"`
+	Bytes     int64  `parquet:"bytes"`
+	DType     string `parquet:"dtype,dict"`
+	Comm      int32  `parquet:"comm"`
+	Seq       int64  `parquet:"seq"`
+	Peer      int32  `parquet:"peer"`
+	GroupSize int32  `parquet:"group_size"`
 }
 
 type rankRow struct {

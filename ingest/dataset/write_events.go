@@ -129,8 +129,18 @@ func fillEventRows(buf []eventRow, t *model.Trace, perm []int32, lo, hi int) []e
 	ev := &t.Events
 	for i := lo; i < hi; i++ {
 		j := at(perm, i)
-		buf = append(buf, eventRow{ev.Rank[j], ev.Start[j], ev.Dur[j], ev.Kind[j].String(), t.Names.Get(ev.Name[j]),
-			ev.Stream[j], ev.Corr[j], ev.Iter[j], ev.Micro[j], ev.Coll[j]})
+		core := eventCore{Rank: ev.Rank[j], Start: ev.Start[j], Dur: ev.Dur[j], Kind: ev.Kind[j].String(), Name: t.Names.Get(ev.Name[j]),
+			Stream: ev.Stream[j], Corr: ev.Corr[j], Iter: ev.Iter[j], Micro: ev.Micro[j], Coll: ev.Coll[j]}
+		buf = append(buf, eventRow{core, joinCollective(core.Coll, t)})
 	}
 	return buf
+}
+
+// joinCollective returns the attributes of collective i for an event row.
+func joinCollective(i int32, t *model.Trace) eventColl {
+	c := model.NewCollective(model.OpNone)
+	if i >= 0 && int(i) < t.Colls.Len() {
+		c = t.Colls.At(int(i))
+	}
+	return eventColl{c.Op.String(), c.Bytes, t.Names.Get(c.DType), c.Comm, c.Seq, c.Peer, c.GroupSize}
 }

@@ -1,0 +1,97 @@
+package dataset
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// benchTrace returns n events over 8 ranks with 500 distinct kernel names,
+// a tenth of them communication kernels with a collective each.
+func benchTrace(b *testing.B, n int) *model.Trace {
+	b.Helper()
+	tr := &model.Trace{}
+	names := make([]int32, 500)
+	for i := range names {
+		names[i] = tr.Names.Intern(fmt.Sprintf("void kernel_%03d<float, 128>(Params)", i))
+	}
+	per := n / 8
+	for r := int32(0); r < 8; r++ {
+		tr.AddRank(model.Rank{Rank: r, LocalGPU: r, Coord: model.UnknownCoord, Source: -1})
+		s := tr.AddStream(model.Stream{Rank: r, GPU: true, ID: 7, Device: r})
+		for i := 0; i < per; i++ {
+			e := model.NewEvent(r, model.KindCompute, names[(i*7)%len(names)], int64(i)*2_000+int64(i%13), 1_000+int64(i%97))
+			e.Stream, e.Corr, e.Iter = s, int64(i), int32(i/10_000)
+			if i%10 == 0 {
+				e.Kind, e.Coll = model.KindComm, tr.Colls.Append(model.Collective{Op: model.OpAllReduce, Bytes: 1 << 20, Comm: -1, Seq: int64(i), Peer: -1, GroupSize: 8})
+			}
+			tr.AddEvent(e)
+		}
+	}
+	return tr
+}
+
+func dirSize(b *testing.B, dir string) int64 {
+	var total int64
+	err := filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			total += fi.Size()
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return total
+}
+
+const benchEvents = 2_000_000
+
+func BenchmarkWrite2M(b *testing.B) {
+	tr := benchTrace(b, benchEvents)
+	dir := filepath.Join(b.TempDir(), "ds")
+	b.ReportAllocs()
+	start := time.Now()
+	for b.Loop() {
+		if err := Write(dir, tr, Manifest{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(benchEvents)*float64(b.N)/time.Since(start).Seconds(), "rows/s")
+	b.ReportMetric(float64(dirSize(b, dir))/benchEvents, "bytes/row")
+}
+
+func BenchmarkRead2M(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "ds")
+	if err := Write(dir, benchTrace(b, benchEvents), Manifest{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	start := time.Now()
+	for b.Loop() {
+		tr, _, err := Read(dir)
+		if err != nil || tr.Events.Len() != benchEvents {
+			b.Fatalf("read %v events: %v", tr, err)
+		}
+	}
+	b.ReportMetric(float64(benchEvents)*float64(b.N)/time.Since(start).Seconds(), "rows/s")
+}
+
+func BenchmarkReadOneRank(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "ds")
+	if err := Write(dir, benchTrace(b, benchEvents), Manifest{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	start := time.Now()
+	for b.Loop() {
+		if _, _, err := ReadRanks(dir, []int32{3}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(benchEvents/8)*float64(b.N)/time.Since(start).Seconds(), "rows/s")
+}
