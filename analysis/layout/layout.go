@@ -61,6 +61,7 @@ func Infer(t *model.Trace, f Flags) (Layout, error) {
 	labelByLayout(t, l, f.any())
 	l.By = decidedBy(t, f.any())
 	l.Problems = append(l.Problems, problems(t, l, world)...)
+	l.Problems = append(l.Problems, topologyProblems(t, l, l.Problems)...)
 	return l, nil
 }
 
