@@ -31,6 +31,7 @@ type Inputs struct {
 	// members, per step. That wait is the slow rank's cost, so the exposed
 	// communication findings leave it out.
 	SlowWaitNs map[int32]map[string]int64
+	GPULines   map[int]string // per rank, what its GPU did (GPU samples), for gpu_throttle
 }
 
 // Problem is a topology problem found by the layout step.
@@ -42,7 +43,7 @@ type Problem struct {
 
 // Findings ranks every cause of lost time by its cost per step, largest
 // first; findings that cost nothing measurable are left out, topology
-// problems always kept.
+// problems and throttled GPUs always kept.
 func Findings(res *result.Result, in Inputs) []result.Finding {
 	var fs []result.Finding
 	fs = append(fs, bubbleFinding(res)...)
@@ -53,6 +54,7 @@ func Findings(res *result.Result, in Inputs) []result.Finding {
 	fs = append(fs, slowFindings(res, in.SlowWaitNs)...)
 	fs = append(fs, PairNotes(res, in.Blame)...)
 	fs = append(fs, topologyFindings(res, in.Problems)...)
+	fs = append(fs, throttleFindings(res, in.GPULines)...)
 	for i := range fs {
 		fs[i].CostShare = share(fs[i].CostNs, res.StepNs)
 		if fs[i].Severity == "" {

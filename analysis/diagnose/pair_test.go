@@ -67,3 +67,20 @@ func TestThreeRanksStillScored(t *testing.T) {
 		t.Fatalf("SlowRanks = %+v, want rank 5 (2 peers suffice)", got)
 	}
 }
+
+func TestThrottleFindingsEvenWhenNotSlow(t *testing.T) {
+	res := twoPerStage([]int64{60, 60, 60, 60})
+	res.Ranks[0].GPU = &result.GPUStats{Samples: 9, SMClockMHz: 1980, ClockReasons: 4} // SW power cap only: not throttled
+	res.Ranks[1].GPU = &result.GPUStats{Samples: 9, SMClockMHz: 1500, ClockReasons: 128}
+	res.Ranks[2].GPU = &result.GPUStats{Samples: 9, SMClockMHz: 1980, XIDs: []int32{79}}
+	fs := throttleFindings(res, map[int]string{1: "GPU node000/1: SM clock 1,500 MHz"})
+	if len(fs) != 2 || fs[0].Ranks[0] != 1 || fs[1].Ranks[0] != 2 {
+		t.Fatalf("throttle findings %+v, want ranks 1 and 2", fs)
+	}
+	if fs[0].Severity != "medium" || !strings.Contains(fs[0].Summary, "HW slowdown: power brake") || len(fs[0].Evidence) != 1 {
+		t.Errorf("power brake finding %+v", fs[0])
+	}
+	if fs[1].Severity != "high" || !strings.Contains(fs[1].Summary, "XID 79") {
+		t.Errorf("XID finding %+v", fs[1])
+	}
+}

@@ -22,6 +22,10 @@ var reasonNames = []struct {
 	{512, "board limit"},
 }
 
+// HWSlowdown is the mask of reasons that mean the hardware itself held the
+// GPU back: HW slowdown, and its thermal and power-brake causes.
+const HWSlowdown uint64 = 8 | 64 | 128
+
 // ReasonText names the limiting reasons in a bitmask, "" when none.
 func ReasonText(mask uint64) string {
 	var out []string

@@ -101,8 +101,22 @@ type RankStats struct {
 	ExposedTransferNs map[string]int64 `json:"exposed_transfer_ns,omitempty"`
 	// BubblePPWaitNs and BubblePPTransferNs are the parts of BubbleNs during
 	// which a PP send/recv waits for the neighbour, and transfers.
-	BubblePPWaitNs     int64 `json:"bubble_pp_wait_ns,omitempty"`
-	BubblePPTransferNs int64 `json:"bubble_pp_transfer_ns,omitempty"`
+	BubblePPWaitNs     int64     `json:"bubble_pp_wait_ns,omitempty"`
+	BubblePPTransferNs int64     `json:"bubble_pp_transfer_ns,omitempty"`
+	GPU                *GPUStats `json:"gpu,omitempty"` // its GPU over the analysed steps, when GPU samples were given
+}
+
+// GPUStats is what a rank's GPU did over the analysed steps, from NVML
+// samples: medians (-1 when not sampled), and every reason and XID seen.
+type GPUStats struct {
+	Samples      int     `json:"samples"`
+	SMClockMHz   float64 `json:"sm_clock_mhz"`
+	SMUtilPct    float64 `json:"sm_util_pct"`
+	PowerW       float64 `json:"power_w"`
+	TempC        float64 `json:"temp_c"`
+	ClockReasons uint64  `json:"clock_reasons,omitempty"` // NVML clock-event reason bits, ORed
+	Reasons      string  `json:"reasons,omitempty"`       // the same in words: "HW slowdown: thermal"
+	XIDs         []int32 `json:"xids,omitempty"`
 }
 
 // StageStats is one pipeline stage, averaged over its ranks and steps.

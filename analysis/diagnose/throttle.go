@@ -1,0 +1,59 @@
+package diagnose
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/analysis/gpujoin"
+	"github.com/tpptrace/tpptrace/analysis/result"
+)
+
+const remedyThrottle = "check the GPU's cooling, power delivery and XID errors (nvidia-smi -q, dmesg); drain the node if it persists"
+
+// throttleFindings names every rank whose GPU shows a hardware slowdown
+// or power-brake reason, or an XID, during the analysed steps, slow or
+// not. They cost nothing of their own: a throttled GPU's lost time shows as
+// its slow rank's (or its stage's) cost; severity is high for XIDs, else
+// medium. lines holds the GPU evidence per rank.
+func throttleFindings(res *result.Result, lines map[int]string) []result.Finding {
+	var fs []result.Finding
+	for _, r := range res.Ranks {
+		g := r.GPU
+		if g == nil || (g.ClockReasons&gpujoin.HWSlowdown == 0 && len(g.XIDs) == 0) {
+			continue
+		}
+		f := result.Finding{Kind: result.KindGPUThrottle, Severity: "medium", Ranks: []int{r.Rank}, Stages: []int{r.PP}, Remedy: remedyThrottle,
+			Summary: fmt.Sprintf("GPU throttled: %s: %s", Describe(r), throttleWhat(g))}
+		if len(g.XIDs) > 0 {
+			f.Severity = "high"
+		}
+		if line, ok := lines[r.Rank]; ok {
+			f.Evidence = append(f.Evidence, line)
+		}
+		if isSlow(res, r.Rank) {
+			f.Evidence = append(f.Evidence, "its lost time is counted under the slow-rank finding")
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+func throttleWhat(g *result.GPUStats) string {
+	var parts []string
+	if t := gpujoin.ReasonText(g.ClockReasons & gpujoin.HWSlowdown); t != "" {
+		parts = append(parts, t)
+	}
+	for _, x := range g.XIDs {
+		parts = append(parts, fmt.Sprintf("XID %d", x))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func isSlow(res *result.Result, rank int) bool {
+	for _, s := range res.SlowRanks {
+		if s.Rank == rank {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,65 @@
+package analysis
+
+import (
+	"github.com/tpptrace/tpptrace/analysis/gpujoin"
+	"github.com/tpptrace/tpptrace/analysis/result"
+)
+
+// gpuStep joins GPU samples, when the trace has them, to the analysed
+// steps: each rank's GPU summary goes to the Result, and each slow rank's
+// evidence cites what its GPU did against its peers' GPUs. It returns the
+// evidence line of every rank whose GPU was sampled.
+func (r *run) gpuStep() map[int]string {
+	if len(r.t.Samples) == 0 {
+		return nil
+	}
+	gpus := gpujoin.Map(r.t)
+	lines := map[int]string{}
+	for i := range r.res.Ranks {
+		rs := &r.res.Ranks[i]
+		rk := int32(rs.Rank)
+		from, to := r.span(rk)
+		if ri := r.t.FindRank(rk); ri >= 0 && gpus[ri] >= 0 {
+			base := r.t.Ranks[ri].ClockBase
+			rs.GPU = gpuStats(gpujoin.Summarize(r.t, gpus[ri], base+from, base+to))
+		}
+		if line, ok := gpujoin.Evidence(r.t, rk, r.peers(rs), from, to); ok {
+			lines[rs.Rank] = line
+		}
+	}
+	for i := range r.res.SlowRanks {
+		s := &r.res.SlowRanks[i]
+		if line, ok := lines[s.Rank]; ok {
+			s.Evidence = append(s.Evidence, line)
+		}
+	}
+	return lines
+}
+
+// span is the rank's analysed steps on its own clock.
+func (r *run) span(rk int32) (from, to int64) {
+	ws := r.steps.ByRank[rk]
+	if len(ws) == 0 {
+		return 0, 0
+	}
+	return ws[0].Start, ws[len(ws)-1].End
+}
+
+// peers are the other ranks of rs's stage.
+func (r *run) peers(rs *result.RankStats) []int32 {
+	var out []int32
+	for _, p := range r.res.Ranks {
+		if p.PP == rs.PP && p.Rank != rs.Rank {
+			out = append(out, int32(p.Rank))
+		}
+	}
+	return out
+}
+
+func gpuStats(s gpujoin.Summary) *result.GPUStats {
+	if s.Samples == 0 {
+		return nil
+	}
+	return &result.GPUStats{Samples: s.Samples, SMClockMHz: s.SMClockMHz, SMUtilPct: s.SMUtil, PowerW: s.PowerW, TempC: s.TempC,
+		ClockReasons: s.Reasons, Reasons: gpujoin.ReasonText(s.Reasons), XIDs: s.XIDs}
+}

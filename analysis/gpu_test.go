@@ -1,0 +1,71 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest"
+	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/samples/kinetow"
+	"github.com/tpptrace/tpptrace/samples/nvmlw"
+)
+
+// TestSlowRankCitesGPUSamples writes the slow-rank scenario as Kineto
+// traces and its GPU samples as `tpptrace sample` files, loads both, and
+// checks that the slow rank's finding cites its GPU's clock against its
+// peers' and the thermal slowdown, and that a gpu_throttle finding names it.
+func TestSlowRankCitesGPUSamples(t *testing.T) {
+	job, dir := simulate(t, "slow-rank"), t.TempDir()
+	if err := kinetow.WriteDir(dir, job); err != nil {
+		t.Fatal(err)
+	}
+	paths, err := nvmlw.Write(t.TempDir(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ingest.Load(context.Background(), append([]string{dir}, paths...), source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Analyze(context.Background(), tr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, ok := findingOf(res, result.KindSlowRank)
+	if !ok || slow.Ranks[0] != job.Config.SlowRank {
+		t.Fatalf("slow-rank finding %+v, want rank %d", slow, job.Config.SlowRank)
+	}
+	clock := int(1980/job.Config.SlowFactor + 0.5)
+	ev := strings.Join(slow.Evidence, "; ")
+	for _, want := range []string{fmt.Sprintf("SM clock %d,%03d MHz vs 1,980 MHz on its peers", clock/1000, clock%1000), "91 °C", "HW slowdown: thermal"} {
+		if !strings.Contains(ev, want) {
+			t.Errorf("slow-rank evidence %q lacks %q", ev, want)
+		}
+	}
+	checkThrottle(t, res, job.Config.SlowRank, clock)
+}
+
+func checkThrottle(t *testing.T, res *result.Result, slow, clock int) {
+	t.Helper()
+	var throttled []int
+	for _, f := range res.Findings {
+		if f.Kind == result.KindGPUThrottle {
+			throttled = append(throttled, f.Ranks...)
+		}
+	}
+	if len(throttled) != 1 || throttled[0] != slow {
+		t.Errorf("gpu_throttle findings name ranks %v, want [%d]", throttled, slow)
+	}
+	for _, r := range res.Ranks {
+		want := 1980.0
+		if r.Rank == slow {
+			want = float64(clock)
+		}
+		if r.GPU == nil || r.GPU.SMClockMHz != want || r.GPU.Samples == 0 {
+			t.Errorf("rank %d GPU %+v, want SM clock %.0f MHz", r.Rank, r.GPU, want)
+		}
+	}
+}
