@@ -21,18 +21,46 @@ func (e *DuplicateRankError) Error() string {
 // events. Two inputs holding events of the same rank give a
 // *DuplicateRankError naming both sources; inputs that only describe a rank
 // (an NCCL log naming its host, say) fill in the fields still unknown.
-// Communicators with equal IDs are unioned.
+// Communicators with equal IDs are unioned. The events of a Fallback part
+// are kept only for ranks no other part has events of (the first Fallback
+// part holding a rank wins); the rest of a Fallback part is merged as usual.
 func Merge(parts ...*Trace) (*Trace, error) {
 	out := &Trace{}
 	owner := map[int32]string{}
 	for _, p := range parts {
+		if p.Fallback {
+			continue
+		}
 		if err := checkOwners(p, owner); err != nil {
 			return nil, err
 		}
-		out.appendTrace(p)
+	}
+	for _, p := range parts {
+		var drop map[int32]bool
+		if p.Fallback {
+			drop = claimFallback(p, owner)
+		}
+		out.appendTrace(p, drop)
 	}
 	out.Events.Sort()
 	return out, nil
+}
+
+// claimFallback returns the ranks of a Fallback part whose events another
+// part already holds, and claims the others.
+func claimFallback(p *Trace, owner map[int32]string) map[int32]bool {
+	drop := map[int32]bool{}
+	for _, r := range p.Events.Rank {
+		if _, ok := owner[r]; ok {
+			drop[r] = true
+		}
+	}
+	for _, r := range p.Events.Rank {
+		if !drop[r] {
+			owner[r] = "fallback"
+		}
+	}
+	return drop
 }
 
 func checkOwners(p *Trace, owner map[int32]string) error {
@@ -55,7 +83,7 @@ func checkOwners(p *Trace, owner map[int32]string) error {
 	return nil
 }
 
-func (t *Trace) appendTrace(p *Trace) {
+func (t *Trace) appendTrace(p *Trace, drop map[int32]bool) {
 	srcBase := int32(len(t.Sources))
 	t.Sources = append(t.Sources, p.Sources...)
 	t.Skipped = append(t.Skipped, p.Skipped...)
@@ -75,7 +103,7 @@ func (t *Trace) appendTrace(p *Trace) {
 		comms[i] = t.AddComm(c)
 	}
 	colls := t.appendColls(&p.Colls, names, comms)
-	t.appendEvents(&p.Events, names, streams, colls)
+	t.appendEvents(&p.Events, names, streams, colls, drop)
 	t.appendSamples(p)
 }
 
@@ -106,10 +134,13 @@ func (t *Trace) appendColls(c *Collectives, names, comms []int32) []int32 {
 	return m
 }
 
-func (t *Trace) appendEvents(ev *Events, names, streams, colls []int32) {
+func (t *Trace) appendEvents(ev *Events, names, streams, colls []int32, drop map[int32]bool) {
 	t.Events.Grow(ev.Len())
 	for i := 0; i < ev.Len(); i++ {
 		e := ev.At(i)
+		if drop[e.Rank] {
+			continue
+		}
 		e.Name = max(remap(names, e.Name), 0)
 		e.Stream = remap(streams, e.Stream)
 		e.Coll = remap(colls, e.Coll)

@@ -15,6 +15,11 @@ type Trace struct {
 
 	Sources []Source // the files the trace was read from
 	Skipped []Skip   // what was read but not kept, and why
+
+	// Fallback marks a part whose events (collectives timed by NCCL
+	// Flight Recorder or Inspector records) stand in for ranks no other
+	// input has a timeline of: Merge drops them for the other ranks.
+	Fallback bool
 }
 
 // Rank is one process of the job, identified by its global rank.
