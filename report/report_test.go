@@ -117,3 +117,21 @@ func TestSkippedGroupedByReason(t *testing.T) {
 		t.Errorf("reasons not ordered by number of files:\n%s", out)
 	}
 }
+
+func TestTextKeepsSevereFindingsBeyondTop(t *testing.T) {
+	res := fixed()
+	res.Findings = append(res.Findings,
+		result.Finding{Kind: result.KindExposedPP, Severity: "info", CostNs: 1e6, CostShare: 0.008, Summary: "exposed PP communication"},
+		result.Finding{Kind: result.KindGPUThrottle, Severity: "medium", Summary: "GPU throttled: rank 3: HW slowdown: thermal", Evidence: []string{"GPU node000/3"}})
+	var b bytes.Buffer
+	if err := Text(&b, res, TextOptions{Findings: 2}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, " 4. [medium] GPU throttled: rank 3: HW slowdown: thermal\n") {
+		t.Errorf("medium finding beyond the top 2 not listed on one line, without a zero cost:\n%s", out)
+	}
+	if strings.Contains(out, "exposed PP") || strings.Contains(out, "GPU node000/3") || !strings.Contains(out, "(1 more in --json)") {
+		t.Errorf("info finding beyond the top shown, or evidence of a one-line finding:\n%s", out)
+	}
+}

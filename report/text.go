@@ -79,11 +79,7 @@ func findings(w io.Writer, res *result.Result, opts TextOptions) {
 	}
 	fmt.Fprintf(w, "top findings (cost per step):\n")
 	for i, f := range res.Findings[:min(n, len(res.Findings))] {
-		sev := f.Severity
-		if opts.Color {
-			sev = sevColor[f.Severity] + sev + "\x1b[0m"
-		}
-		fmt.Fprintf(w, "%2d. [%s] %s — %s (%s)\n", i+1, sev, f.Summary, units.Duration(f.CostNs), units.Percent(f.CostShare))
+		fmt.Fprintf(w, "%2d. [%s] %s%s\n", i+1, severity(f, opts), f.Summary, cost(f))
 		for _, e := range f.Evidence {
 			fmt.Fprintf(w, "      · %s\n", e)
 		}
@@ -91,7 +87,31 @@ func findings(w io.Writer, res *result.Result, opts TextOptions) {
 			fmt.Fprintf(w, "      → %s\n", f.Remedy)
 		}
 	}
-	if more := len(res.Findings) - n; more > 0 {
+	more := 0
+	for i, f := range res.Findings[min(n, len(res.Findings)):] {
+		if f.Severity == "high" || f.Severity == "medium" {
+			fmt.Fprintf(w, "%2d. [%s] %s%s\n", n+i+1, severity(f, opts), f.Summary, cost(f))
+		} else {
+			more++
+		}
+	}
+	if more > 0 {
 		fmt.Fprintf(w, "    (%d more in --json)\n", more)
 	}
+}
+
+func severity(f result.Finding, opts TextOptions) string {
+	if opts.Color {
+		return sevColor[f.Severity] + f.Severity + "\x1b[0m"
+	}
+	return f.Severity
+}
+
+// cost is " — 20.0 ms (16.6 %)", or nothing for a finding with no cost of
+// its own (topology, throttled GPUs).
+func cost(f result.Finding) string {
+	if f.CostNs <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" — %s (%s)", units.Duration(f.CostNs), units.Percent(f.CostShare))
 }

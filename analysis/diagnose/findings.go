@@ -121,7 +121,11 @@ func slowFindings(res *result.Result, waits map[int32]map[string]int64) []result
 		cost := max(s.BlameNs, int64(s.ComputeExcess*float64(r.ComputeNs)/(1+s.ComputeExcess)))
 		ev := slices.Clone(s.Evidence)
 		if axes := waitAxes(waits[int32(r.Rank)]); axes != "" {
-			ev = append(ev, fmt.Sprintf("that wait is counted here, not under exposed %s communication", axes))
+			at := len(ev) // after the waits, before the GPU's evidence
+			if i := slices.IndexFunc(ev, func(l string) bool { return strings.HasPrefix(l, "GPU ") }); i > 0 {
+				at = i
+			}
+			ev = slices.Insert(ev, at, fmt.Sprintf("that wait is counted here, not under exposed %s communication", axes))
 		}
 		fs = append(fs, result.Finding{Kind: result.KindSlowRank, CostNs: cost, Ranks: []int{r.Rank}, Stages: []int{r.PP},
 			Summary:  fmt.Sprintf("slow rank: %s computes %s more than its peers", Describe(r), pct(s.ComputeExcess)),
