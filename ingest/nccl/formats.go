@@ -161,8 +161,11 @@ func readFlightRecorder(ctx context.Context, paths []string, opts source.Options
 					t.AddRank(model.Rank{Rank: r, LocalGPU: -1, Coord: model.UnknownCoord, Source: -1})
 				}
 			}
-			t.AddComm(model.Communicator{ID: g.Name, Name: g.Name, Desc: g.Desc, Members: g.Ranks})
+			t.AddComm(namedComm(g.Name, g.Name, g.Desc, g.Ranks))
 		}
+		addFREvents(t, d)
 	}
+	t.Events.Sort()
+	t.Fallback = t.Events.Len() > 0
 	return t, nil
 }

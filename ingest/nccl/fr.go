@@ -49,6 +49,7 @@ type Entry struct {
 	Name      string  // profiling name: nccl:all_reduce, nccl:send 0->3
 	State     string  // scheduled, started, completed
 	Created   int64   // epoch ns
+	Started   int64   // time_discovered_started_ns (watchdog discovery), epoch ns, 0 when absent
 	Duration  float64 // ms, -1 when not recorded
 	InSizes   [][]int64
 	OutSizes  [][]int64

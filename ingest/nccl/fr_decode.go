@@ -138,7 +138,7 @@ func entryFrom(v any) (Entry, error) {
 	e := Entry{RecordID: intOr(m["record_id"], -1), PGID: str(m["pg_id"]), PGName: str(pg[0]),
 		CollSeq: intOr(m["collective_seq_id"], -1), P2PSeq: intOr(m["p2p_seq_id"], -1), OpID: intOr(m["op_id"], -1),
 		Name: str(m["profiling_name"]), State: str(m["state"]), Created: intOr(m["time_created_ns"], 0),
-		Duration: floatOr(m["duration_ms"], -1), IsP2P: m["is_p2p"] == true}
+		Duration: floatOr(m["duration_ms"], -1), IsP2P: m["is_p2p"] == true, Started: intOr(m["time_discovered_started_ns"], 0)}
 	if len(pg) > 1 {
 		e.PGDesc = str(pg[1])
 	}
