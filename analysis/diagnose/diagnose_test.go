@@ -101,3 +101,20 @@ func TestDescribeOmitsUnknownHost(t *testing.T) {
 		t.Errorf("Describe = %q, want %q", got, want)
 	}
 }
+
+func TestTopologyDoesNotRecountExposedTP(t *testing.T) {
+	res := fourByTwo([]int64{60, 60, 60, 60, 60, 60, 60, 60})
+	fs := Findings(res, Inputs{Problems: []Problem{{Kind: "tp_across_hosts", Summary: "TP group 0,1 spans 2 hosts", Ranks: []int32{0, 1}}}})
+	var topo, tp result.Finding
+	for _, f := range fs {
+		switch f.Kind {
+		case result.KindTopology:
+			topo = f
+		case result.KindExposedTP:
+			tp = f
+		}
+	}
+	if tp.CostNs != 5e6 || topo.CostNs != 0 || topo.Severity != "low" || !strings.Contains(strings.Join(topo.Evidence, ";"), "5.0 ms per step, counted under that finding") {
+		t.Fatalf("exposed TP %+v, topology %+v: want the 5 ms counted once, under exposed TP", tp, topo)
+	}
+}

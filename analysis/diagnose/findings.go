@@ -153,9 +153,10 @@ func topologyFindings(res *result.Result, ps []Problem) []result.Finding {
 		for _, r := range p.Ranks {
 			f.Ranks = append(f.Ranks, int(r))
 		}
-		if p.Kind == "tp_across_hosts" {
-			f.CostNs, _ = meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs["TP"] })
-			f.Severity = ""
+		if p.Kind == "tp_across_hosts" { // its cost is the exposed TP time, which that finding counts
+			tp, _ := meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs["TP"] })
+			f.Severity = severity(share(tp, res.StepNs))
+			f.Evidence = append(f.Evidence, fmt.Sprintf("its cost is the exposed TP communication, %s per step, counted under that finding", dur(tp)))
 		}
 		fs = append(fs, f)
 	}
