@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -20,12 +21,15 @@ func benchTrace(b *testing.B, n int) *model.Trace {
 		names[i] = tr.Names.Intern(fmt.Sprintf("void kernel_%03d<float, 128>(Params)", i))
 	}
 	per := n / 8
+	rng := rand.New(rand.NewPCG(1, 2))
 	for r := int32(0); r < 8; r++ {
 		tr.AddRank(model.Rank{Rank: r, LocalGPU: r, Coord: model.UnknownCoord, Source: -1})
 		s := tr.AddStream(model.Stream{Rank: r, GPU: true, ID: 7, Device: r})
+		start := int64(0)
 		for i := 0; i < per; i++ {
-			e := model.NewEvent(r, model.KindCompute, names[(i*7)%len(names)], int64(i)*2_000+int64(i%13), 1_000+int64(i%97))
-			e.Stream, e.Corr, e.Iter = s, int64(i), int32(i/10_000)
+			start += 500 + rng.Int64N(4_000) // jittered gaps and durations, as in real traces
+			e := model.NewEvent(r, model.KindCompute, names[rng.IntN(len(names))], start, 300+rng.Int64N(200_000))
+			e.Stream, e.Corr, e.Iter = s, int64(i)*3+rng.Int64N(3), int32(i/10_000)
 			if i%10 == 0 {
 				e.Kind, e.Coll = model.KindComm, tr.Colls.Append(model.Collective{Op: model.OpAllReduce, Bytes: 1 << 20, Comm: -1, Seq: int64(i), Peer: -1, GroupSize: 8})
 			}
