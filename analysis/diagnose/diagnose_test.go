@@ -118,3 +118,17 @@ func TestTopologyDoesNotRecountExposedTP(t *testing.T) {
 		t.Fatalf("exposed TP %+v, topology %+v: want the 5 ms counted once, under exposed TP", tp, topo)
 	}
 }
+
+func TestBubbleNamesExcessOverIdeal(t *testing.T) {
+	res := fourByTwo([]int64{60, 60, 60, 60, 78, 78, 78, 78})
+	Imbalance(res)
+	fs := bubbleFinding(res)
+	if len(fs) != 1 || !strings.Contains(strings.Join(fs[0].Evidence, ";"), "8.9 ms per step of it is above the ideal") {
+		t.Fatalf("bubble finding %+v: want the 8.9 ms above the ideal 1/9 of a 100 ms step", fs)
+	}
+	balanced := fourByTwo([]int64{60, 60, 60, 60, 60, 60, 60, 60})
+	Imbalance(balanced)
+	if ev := strings.Join(bubbleFinding(balanced)[0].Evidence, ";"); strings.Contains(ev, "above the ideal") {
+		t.Errorf("excess blamed on imbalance without one: %s", ev)
+	}
+}

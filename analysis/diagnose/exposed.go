@@ -37,7 +37,28 @@ func bubbleFinding(res *result.Result) []result.Finding {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("the bubble measures %s per step: %s pipeline send/recv waiting for the neighbour, %s idle or copying, "+
 			"and %s transferring, counted under exposed PP communication", dur(bubble), dur(wait), dur(max(cost-wait, 0)), dur(xfer)))
 	}
+	if line := bubbleExcess(res); line != "" {
+		f.Evidence = append(f.Evidence, line)
+	}
 	return []result.Finding{f}
+}
+
+// bubbleExcess says how far the stages' bubble exceeds the ideal when a
+// stage imbalance or a slow rank stretches it (their findings estimate what
+// fixing them saves, which includes part of this bubble).
+func bubbleExcess(res *result.Result) string {
+	if len(res.Stages) == 0 || (res.StageImbalance < 1.05 && len(res.SlowRanks) == 0) {
+		return ""
+	}
+	var sum float64
+	for _, s := range res.Stages {
+		sum += max(s.BubbleFraction-s.IdealBubbleFraction, 0)
+	}
+	excess := int64(sum / float64(len(res.Stages)) * float64(res.StepNs))
+	if excess <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s per step of it is above the ideal: stages waiting for a slower stage or rank, which the imbalance and slow-rank findings would also recover", dur(excess))
 }
 
 func exposedFinding(res *result.Result, ax string, slowWaits map[int32]map[string]int64) []result.Finding {
