@@ -113,8 +113,7 @@ func (d *decoder) bytes(n int64) ([]byte, error) {
 	if n < 0 || n > d.lim.MaxStrLen {
 		return nil, fmt.Errorf("length %d out of bounds", n)
 	}
-	b := make([]byte, 0, min(n, 1<<16))
-	b, err := readN(d.r, b, n)
+	b, err := readN(d.r, n)
 	d.pos += int64(len(b))
 	if err != nil {
 		return nil, truncated(err)
@@ -122,8 +121,18 @@ func (d *decoder) bytes(n int64) ([]byte, error) {
 	return b, nil
 }
 
-func readN(r io.Reader, b []byte, n int64) ([]byte, error) {
-	buf := bytes.NewBuffer(b)
+// readN reads n bytes: at once when n is small, else in a growing buffer,
+// so that a length field that lies costs no more memory than the input.
+func readN(r io.Reader, n int64) ([]byte, error) {
+	if n <= 1<<16 {
+		b := make([]byte, n)
+		m, err := io.ReadFull(r, b)
+		if err == io.EOF && n > 0 {
+			err = io.ErrUnexpectedEOF
+		}
+		return b[:m], err
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, 1<<16))
 	m, err := io.CopyN(buf, r, n)
 	if err == nil && m < n {
 		err = io.ErrUnexpectedEOF
