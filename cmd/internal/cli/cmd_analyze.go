@@ -117,11 +117,13 @@ type gate struct {
 }
 
 var kindAliases = map[string]string{"bubble": result.KindBubble, "tp": result.KindExposedTP, "pp": result.KindExposedPP,
-	"dp": result.KindExposedDP, "imbalance": result.KindImbalance, "slow": result.KindSlowRank, "topology": result.KindTopology}
+	"dp": result.KindExposedDP, "imbalance": result.KindImbalance, "slow": result.KindSlowRank, "topology": result.KindTopology,
+	"gpu": result.KindGPUThrottle, "pair": result.KindRankPair}
 
 func failKinds() []string {
 	return []string{result.KindBubble, result.KindExposedTP, result.KindExposedPP, result.KindExposedDP,
-		result.KindImbalance, result.KindSlowRank, result.KindTopology, "(or bubble, tp, pp, dp, imbalance, slow, topology)"}
+		result.KindImbalance, result.KindSlowRank, result.KindTopology, result.KindGPUThrottle, result.KindRankPair,
+		"(or bubble, tp, pp, dp, imbalance, slow, topology, gpu, pair)"}
 }
 
 func parseGate(s string) (gate, error) {

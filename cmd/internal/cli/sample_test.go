@@ -58,3 +58,17 @@ func TestUnknownCommandIsUsageError(t *testing.T) {
 		t.Fatalf("exit %d, want %d", code, ExitUsage)
 	}
 }
+
+func TestFailOnGateExits3(t *testing.T) {
+	code, _, stderr := execCLI(t, "analyze", "--sample", "balanced-1f1b", "--fail-on", "bubble:5%")
+	if code != ExitRegression || !strings.Contains(stderr, "gate pipeline_bubble failed") {
+		t.Fatalf("exit %d, stderr %q; want 3 naming the bubble gate", code, stderr)
+	}
+	code, _, stderr = execCLI(t, "analyze", "--sample", "balanced-1f1b", "--fail-on", "bubble:95%")
+	if code != ExitOK {
+		t.Fatalf("a gate above the measured bubble must pass: exit %d, %s", code, stderr)
+	}
+	if code, _, _ := execCLI(t, "analyze", "--sample", "balanced-1f1b", "--fail-on", "bubble:lots"); code != ExitUsage {
+		t.Fatalf("a bad threshold is a usage error, got %d", code)
+	}
+}
