@@ -16,6 +16,9 @@ func TestMergeFallbackYieldsToTimelines(t *testing.T) {
 	if hi-lo != 2 || hi5-lo5 != 2 || m.Events.Len() != 4 {
 		t.Fatalf("rank 0 has %d events (want the timeline's 2), rank 5 %d (want the fallback's 2)", hi-lo, hi5-lo5)
 	}
+	if len(m.Skipped) != 1 || m.Skipped[0].Count != 2 {
+		t.Fatalf("the dropped fallback events must be recorded as skipped: %+v", m.Skipped)
+	}
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}

@@ -39,6 +39,7 @@ func Merge(parts ...*Trace) (*Trace, error) {
 		var drop map[int32]bool
 		if p.Fallback {
 			drop = claimFallback(p, owner)
+			out.skipDropped(p, drop)
 		}
 		out.appendTrace(p, drop)
 	}
@@ -61,6 +62,25 @@ func claimFallback(p *Trace, owner map[int32]string) map[int32]bool {
 		}
 	}
 	return drop
+}
+
+// skipDropped records the fallback events that a timeline made redundant.
+func (t *Trace) skipDropped(p *Trace, drop map[int32]bool) {
+	n := int64(0)
+	for _, r := range p.Events.Rank {
+		if drop[r] {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	src := ""
+	if len(p.Sources) > 0 {
+		src = p.Sources[0].Path
+	}
+	t.Skipped = append(t.Skipped, Skip{Source: src, Offset: -1, Count: n,
+		Reason: fmt.Sprintf("collective timings of %d rank(s) not used: a trace of those ranks is loaded", len(drop))})
 }
 
 func checkOwners(p *Trace, owner map[int32]string) error {
