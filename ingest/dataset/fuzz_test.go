@@ -48,9 +48,17 @@ func FuzzReadEvents(f *testing.F) {
 			return
 		}
 		for _, withColls := range []bool{false, true} {
-			c, err := decodeEvents(pf, -1, 0, withColls)
-			if err == nil && int64(c.ev.Len()) != pf.NumRows() {
-				t.Fatalf("decoded %d rows without error, file has %d", c.ev.Len(), pf.NumRows())
+			col, err := decodeColumns(pf, -1, 0, withColls)
+			if err != nil {
+				continue
+			}
+			if int64(col.ev.Len()) != pf.NumRows() {
+				t.Fatalf("decoded %d rows without error, file has %d", col.ev.Len(), pf.NumRows())
+			}
+			if ref, err := decodeEvents(pf, -1, 0, withColls); err == nil {
+				if msg := sameChunks(ref, col); msg != "" {
+					t.Fatalf("columnar and row decoders disagree: %s", msg)
+				}
 			}
 		}
 	})

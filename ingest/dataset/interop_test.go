@@ -110,15 +110,15 @@ func readEventPages(t *testing.T, paths []string) rawEvents {
 		kind, _ := pf.Schema().Lookup("kind")
 		for _, rg := range pf.RowGroups() {
 			cc := rg.ColumnChunks()
-			eachPage(t, cc[dur.ColumnIndex], func(p parquet.Page) { out.durSum += sumInt64(t, p) })
-			eachPage(t, cc[name.ColumnIndex], func(p parquet.Page) { countStrings(t, p, out.names) })
-			eachPage(t, cc[kind.ColumnIndex], func(p parquet.Page) { countStrings(t, p, out.kinds) })
+			eachRawPage(t, cc[dur.ColumnIndex], func(p parquet.Page) { out.durSum += sumInt64(t, p) })
+			eachRawPage(t, cc[name.ColumnIndex], func(p parquet.Page) { countStrings(t, p, out.names) })
+			eachRawPage(t, cc[kind.ColumnIndex], func(p parquet.Page) { countStrings(t, p, out.kinds) })
 		}
 	}
 	return out
 }
 
-func eachPage(t *testing.T, c parquet.ColumnChunk, fn func(parquet.Page)) {
+func eachRawPage(t *testing.T, c parquet.ColumnChunk, fn func(parquet.Page)) {
 	t.Helper()
 	pages := c.Pages()
 	defer pages.Close()

@@ -1,14 +1,11 @@
 package dataset
 
 import (
-	"cmp"
-	"errors"
 	"fmt"
 	"maps"
 	"runtime"
 	"slices"
 
-	"github.com/parquet-go/parquet-go"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
@@ -72,52 +69,11 @@ func readEventFile(path string, r int32, want int64, withColls bool) (*chunk, er
 	if pf.NumRows() != want {
 		return nil, fmt.Errorf("%s: %d rows, the manifest says %d", path, pf.NumRows(), want)
 	}
-	c, err := decodeEvents(pf, r, int(want), withColls)
+	c, err := decodeColumns(pf, r, int(want), withColls)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
-}
-
-// decodeEvents decodes an opened events file whose rows must all belong to
-// rank r (any rank when r < 0) and be sorted by start; capacity is a hint.
-// Without withColls only the event columns are decoded.
-func decodeEvents(pf *parquet.File, r int32, capacity int, withColls bool) (*chunk, error) {
-	c := &chunk{}
-	c.ev.Grow(capacity)
-	kinds := kindTable()
-	var bad, err error
-	if !withColls {
-		err = readAll(pf, func(rows []eventCore) {
-			for i := range rows {
-				bad = cmp.Or(bad, c.add(&rows[i], r, kinds))
-			}
-		})
-		return c, errors.Join(err, bad)
-	}
-	c.colls = map[int32]eventColl{}
-	err = readAll(pf, func(rows []eventRow) {
-		for i := range rows {
-			bad = cmp.Or(bad, c.add(&rows[i].eventCore, r, kinds))
-			if e := &rows[i]; e.Coll >= 0 {
-				c.colls[e.Coll] = e.eventColl
-			}
-		}
-	})
-	return c, errors.Join(err, bad)
-}
-
-func (c *chunk) add(e *eventCore, r int32, kinds map[string]model.Kind) error {
-	n := c.ev.Len()
-	if r >= 0 && e.Rank != r {
-		return fmt.Errorf("row %d belongs to rank %d, not %d", n, e.Rank, r)
-	}
-	if n > 0 && (e.Rank != c.ev.Rank[n-1] || e.Start < c.ev.Start[n-1]) {
-		return fmt.Errorf("row %d is out of order (start %d after %d)", n, e.Start, c.ev.Start[n-1])
-	}
-	c.ev.Append(model.Event{Rank: e.Rank, Stream: e.Stream, Kind: kinds[e.Kind], Name: c.names.Intern(e.Name),
-		Start: e.Start, Dur: e.Dur, Corr: e.Corr, Iter: e.Iter, Micro: e.Micro, Coll: e.Coll})
-	return nil
 }
 
 func kindTable() map[string]model.Kind {
