@@ -28,6 +28,7 @@ type Layout struct {
 	Order              string
 	By                 string    // "flags", "descriptions", "members", "traffic", "single"
 	Problems           []Problem // topology findings (TP across hosts, world size mismatch, ...)
+	Warnings           []string  // what could not be inferred, and why (collectives left unmatched)
 }
 
 // Problem is a topology finding.
@@ -50,6 +51,7 @@ func Infer(t *model.Trace, f Flags) (Layout, error) {
 		return Layout{}, fmt.Errorf("layout: %w", err)
 	}
 	world := worldSize(t)
+	warnings := inferWorld(t, f)
 	labelByDescription(t)
 	linkPeers(t)
 	labelByMembers(t)
@@ -62,6 +64,7 @@ func Infer(t *model.Trace, f Flags) (Layout, error) {
 	l.By = decidedBy(t, f.any())
 	l.Problems = append(l.Problems, problems(t, l, world)...)
 	l.Problems = append(l.Problems, topologyProblems(t, l, l.Problems)...)
+	l.Warnings = warnings
 	return l, nil
 }
 

@@ -173,9 +173,9 @@ func TestInferPureDPWithoutMetadata(t *testing.T) {
 	if tr.Ranks[5].Coord != (model.Coord{DP: 5}) {
 		t.Errorf("rank 5 coord %+v", tr.Ranks[5].Coord)
 	}
-	for _, c := range tr.Colls.Comm {
-		if c != -1 {
-			t.Fatal("p2p kernels of a job without pipeline must not get a PP communicator")
+	for c := range tr.Colls.Comm {
+		if comm := tr.Colls.Comm[c]; comm < 0 || tr.Comms[comm].ID != WorldID || tr.Comms[comm].Axis != model.AxisDP {
+			t.Fatalf("row %d: comm %d; every kernel of a job without pipeline goes to the inferred DP world, none to PP", c, comm)
 		}
 	}
 }
