@@ -30,12 +30,15 @@ func (b *builder) collective(o model.Op, g int32, sl slot, ph phase, mb, step in
 }
 
 // p2p appends a send to or a recv from the same (tp, dp) rank of stage
-// peerStage, on the PP group. Seq counts the transfers of one direction.
+// peerStage, on the PP group. Instances are keyed per channel (activations
+// on the send-next/recv-prev streams, gradients on the others), since with
+// two stages and interleaving both flow in one direction; the Seq written is
+// numbered per direction after the run (numberP2P).
 func (b *builder) p2p(o model.Op, peerStage int, sl slot, ph phase, mb, step int32) int32 {
 	c := b.sim.cfg
 	tp, _, dp := c.Coord(b.r)
 	peer := int32(c.RankOf(tp, peerStage, dp))
-	k := instKey{group: b.sim.ppOf[b.r], src: int32(b.r), dst: peer}
+	k := instKey{group: b.sim.ppOf[b.r], src: int32(b.r), dst: peer, grad: sl == slotSendPrev || sl == slotRecvNext}
 	deps := [2]int32{b.last, b.waits[0]}
 	if o == model.OpRecv {
 		k.src, k.dst, deps = peer, int32(b.r), [2]int32{-1, -1}
@@ -52,8 +55,8 @@ func (b *builder) addComm(o model.Op, k instKey, sl slot, ph phase, mb, step int
 		deps: deps, inst: b.sim.instance(k, bytes, o), seq: k.seq, coll: o, peer: peer, micro: mb, step: step})
 }
 
-// dpBuckets appends n gradient buckets from bucket first over the DP group.
-func (b *builder) dpBuckets(first, n int, step int32, ph phase) {
+// dpBuckets appends the next n gradient buckets over the DP group.
+func (b *builder) dpBuckets(n int, step int32, ph phase) {
 	c := b.sim.cfg
 	if c.DP < 2 {
 		return
@@ -68,8 +71,6 @@ func (b *builder) dpBuckets(first, n int, step int32, ph phase) {
 		b.done++
 	}
 }
-
-func (b *builder) bucketsDone() int { return b.done }
 
 // optimizer appends the gradient-norm and Adam kernels, after the DP sync;
 // with the distributed optimizer the updated parameters are all-gathered.

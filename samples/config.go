@@ -15,8 +15,9 @@ import (
 
 // Schedules.
 const (
-	Schedule1F1B  = "1f1b"
-	ScheduleGPipe = "gpipe"
+	Schedule1F1B        = "1f1b"
+	ScheduleGPipe       = "gpipe"
+	ScheduleInterleaved = "interleaved" // Megatron's interleaved 1F1B (virtual pipeline)
 )
 
 // Config describes a simulated job. Durations are ns, sizes bytes, bandwidths
@@ -28,7 +29,8 @@ type Config struct {
 	DP              int       `json:"dp"`
 	Microbatches    int       `json:"microbatches"`
 	LayersPerStage  int       `json:"layers_per_stage"`
-	Schedule        string    `json:"schedule"`              // "1f1b" | "gpipe"
+	Schedule        string    `json:"schedule"`                 // "1f1b" | "gpipe" | "interleaved"
+	VirtualStages   int       `json:"virtual_stages,omitempty"` // interleaved: model chunks per stage v >= 2
 	StageScale      []float64 `json:"stage_scale,omitempty"` // per-stage compute multiplier; missing entries are 1
 	SlowRank        int       `json:"slow_rank"`             // -1: none
 	SlowFactor      float64   `json:"slow_factor"`           // the slow rank's kernels take this many times longer
@@ -90,9 +92,7 @@ func (c *Config) Validate() error {
 	if c.Microbatches < 1 || c.LayersPerStage < 1 || c.Steps < 1 {
 		bad("microbatches, layers per stage and steps must be >= 1 (got %d, %d, %d)", c.Microbatches, c.LayersPerStage, c.Steps)
 	}
-	if c.Schedule != Schedule1F1B && c.Schedule != ScheduleGPipe {
-		bad("schedule %q: want %q or %q", c.Schedule, Schedule1F1B, ScheduleGPipe)
-	}
+	c.validateSchedule(bad)
 	if c.SlowRank < -1 || c.SlowRank >= c.World() || c.SlowFactor <= 0 {
 		bad("slow rank %d (factor %g) is outside the world of %d ranks", c.SlowRank, c.SlowFactor, c.World())
 	}
@@ -101,6 +101,31 @@ func (c *Config) Validate() error {
 	}
 	c.validateTiming(bad)
 	return errors.Join(errs...)
+}
+
+func (c *Config) validateSchedule(bad func(string, ...any)) {
+	switch c.Schedule {
+	case Schedule1F1B, ScheduleGPipe:
+		if c.VirtualStages > 1 {
+			bad("schedule %q with %d virtual stages: only %q has more than one", c.Schedule, c.VirtualStages, ScheduleInterleaved)
+		}
+	case ScheduleInterleaved:
+		v := c.VirtualStages
+		if v < 2 || c.PP < 2 || c.Microbatches%max(c.PP, 1) != 0 || c.LayersPerStage%max(v, 1) != 0 {
+			bad("schedule %q needs virtual stages >= 2 (got %d), pp >= 2 (got %d), microbatches a multiple of pp (got %d) and layers per stage a multiple of the virtual stages (got %d)",
+				c.Schedule, v, c.PP, c.Microbatches, c.LayersPerStage)
+		}
+	default:
+		bad("schedule %q: want %q, %q or %q", c.Schedule, Schedule1F1B, ScheduleGPipe, ScheduleInterleaved)
+	}
+}
+
+// chunks is the number of model chunks per stage: v when interleaved, else 1.
+func (c *Config) chunks() int {
+	if c.Schedule == ScheduleInterleaved {
+		return max(c.VirtualStages, 1)
+	}
+	return 1
 }
 
 func (c *Config) validateTiming(bad func(string, ...any)) {

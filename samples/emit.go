@@ -97,7 +97,7 @@ func (e *emitter) phaseAnnotations(x *rankCtx) {
 	st, prog := &e.s.ranks[x.r], e.s.progs[x.r]
 	for i := 0; i < len(prog); {
 		j := i
-		for j+1 < len(prog) && prog[j+1].phase == prog[i].phase && prog[j+1].micro == prog[i].micro && prog[j+1].step == prog[i].step {
+		for j+1 < len(prog) && samePass(&prog[j+1], &prog[i]) {
 			j++
 		}
 		if name := phaseName(&prog[i]); name != "" {
@@ -107,7 +107,19 @@ func (e *emitter) phaseAnnotations(x *rankCtx) {
 	}
 }
 
+func samePass(a, b *op) bool {
+	return a.phase == b.phase && a.micro == b.micro && a.chunk == b.chunk && a.step == b.step
+}
+
+// phaseName is the annotation of o's run of ops; passes of an interleaved
+// pipeline name their model chunk (forward_step#3.chunk1).
 func phaseName(o *op) string {
+	switch {
+	case o.phase == phaseFwd && o.chunk >= 0:
+		return fmt.Sprintf(ForwardChunkFmt, o.micro, o.chunk)
+	case o.phase == phaseBwd && o.chunk >= 0:
+		return fmt.Sprintf(BackwardChunkFmt, o.micro, o.chunk)
+	}
 	switch o.phase {
 	case phaseFwd:
 		return fmt.Sprintf(ForwardFmt, o.micro)

@@ -75,7 +75,10 @@ func (e *emitter) collective(o *op) int32 {
 		return e.t.Colls.Append(model.NewCollective(model.OpSendRecv))
 	}
 	in := &e.s.insts[o.inst]
-	g := in.key.group
+	g, seq := in.key.group, o.seq
+	if o.coll.PointToPoint() {
+		seq = in.wireSeq
+	}
 	return e.t.Colls.Append(model.Collective{Op: o.coll, Bytes: in.bytes, DType: e.t.Names.Intern(dtypeBF16),
-		Comm: e.comms[g], Seq: o.seq, Peer: o.peer, GroupSize: int32(len(e.s.groups[g].members))})
+		Comm: e.comms[g], Seq: seq, Peer: o.peer, GroupSize: int32(len(e.s.groups[g].members))})
 }

@@ -25,6 +25,7 @@ func Simulate(cfg Config) (*Job, error) {
 	if err := s.solve(); err != nil {
 		return nil, fmt.Errorf("simulate %q: %w", cfg.Name, err)
 	}
+	s.numberP2P()
 	return &Job{Config: cfg, Trace: s.emit(), Truth: s.truth()}, nil
 }
 

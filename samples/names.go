@@ -41,6 +41,9 @@ const (
 	StepFmt     = "ProfilerStep#%d"
 	ForwardFmt  = "forward_step#%d"
 	BackwardFmt = "backward_step#%d"
+	// Interleaved pipelines name the model chunk of each pass.
+	ForwardChunkFmt  = "forward_step#%d.chunk%d"
+	BackwardChunkFmt = "backward_step#%d.chunk%d"
 	OptimName   = "Optimizer.step#AdamW.step"
 	DPSyncName  = "grads-reduce"
 )

@@ -60,6 +60,7 @@ type op struct {
 	coll   model.Op
 	peer   int32
 	micro  int32
+	chunk  int32 // model chunk of an interleaved pipeline, -1 outside a pass
 	step   int32
 }
 
@@ -76,6 +77,7 @@ type builder struct {
 	seqs   map[instKey]int64
 	lastDP int32 // last DP op of the step, -1
 	done   int   // DP buckets launched this step
+	chunk  int32 // model chunk of the pass being built, -1 outside passes
 }
 
 func newBuilder(s *sim, r int) *builder {
@@ -87,11 +89,12 @@ func newBuilder(s *sim, r int) *builder {
 	}
 	seed := uint64(cfg.Seed)*1_000_003 + uint64(r)
 	return &builder{sim: s, r: r, stage: pp, rng: rand.New(rand.NewPCG(seed, 0x5eed)), last: -1, waits: [2]int32{-1, -1}, scale: scale,
-		seqs: map[instKey]int64{}, lastDP: -1}
+		seqs: map[instKey]int64{}, lastDP: -1, chunk: -1}
 }
 
 // add appends o and returns its index.
 func (b *builder) add(o op) int32 {
+	o.chunk = b.chunk
 	b.ops = append(b.ops, o)
 	return int32(len(b.ops) - 1)
 }

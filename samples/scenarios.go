@@ -23,6 +23,7 @@ var Scenarios = []Scenario{
 	{"dp-overlap", "as dp-exposed with the gradient all-reduce in 4 buckets overlapped with the last backward", dpOverlap},
 	{"dp-exposed", "TP1 PP2 DP4 on 2 GPUs per host, 4 layers per stage: gradient all-reduce after the backward, over the network: exposed DP time", dpExposed},
 	{"p2p-nometa", "TP2 PP4 DP1, batched p2p: send/recv kernels carry no metadata; no group descriptions", p2pNoMeta},
+	{"interleaved", "TP2 PP4 DP1, m=8, interleaved 1F1B with v=2 model chunks per stage (4 layers each): ideal bubble (p−1)/(v·m+p−1)", interleaved},
 	{"big-64", "TP4 PP4 DP4 (64 ranks, 8 hosts), 3 steps, distributed optimizer (reduce-scatter + all-gather), for benchmarks", big64},
 }
 
@@ -95,5 +96,11 @@ func big64() Config {
 	c := DefaultConfig()
 	c.TP, c.PP, c.DP, c.Steps, c.Microbatches, c.LayersPerStage = 4, 4, 4, 3, 8, 1
 	c.MaxHostOffsetNs, c.DistOptimizer = 200_000, true
+	return c
+}
+
+func interleaved() Config {
+	c := DefaultConfig()
+	c.DP, c.Schedule, c.VirtualStages, c.LayersPerStage = 1, ScheduleInterleaved, 2, 4
 	return c
 }

@@ -2,88 +2,148 @@ package samples
 
 import "github.com/tpptrace/tpptrace/ingest/model"
 
-// microOrder returns the schedule of one step on a stage as a list of
-// (forward?, microbatch): GPipe runs every forward then every backward; 1F1B
-// runs p−s−1 warm-up forwards, then alternates one forward and one backward,
-// then drains the remaining backwards.
-func microOrder(schedule string, p, s, m int) (fwd []bool, mb []int) {
-	push := func(f bool, i int) { fwd, mb = append(fwd, f), append(mb, i) }
-	if schedule == ScheduleGPipe {
+// pass is one forward or backward of one microbatch and model chunk.
+type pass struct {
+	fwd       bool
+	mb, chunk int
+}
+
+// microOrder returns the schedule of one step on stage s: GPipe runs every
+// forward then every backward; 1F1B runs p−s−1 warm-up forwards, then
+// alternates one forward and one backward, then drains the remaining
+// backwards; interleaved 1F1B is Megatron's virtual-pipeline order.
+func microOrder(c *Config, s int) []pass {
+	p, m := c.PP, c.Microbatches
+	if c.Schedule == ScheduleInterleaved {
+		return interleavedOrder(p, c.chunks(), m, s)
+	}
+	var out []pass
+	if c.Schedule == ScheduleGPipe {
 		for i := range m {
-			push(true, i)
+			out = append(out, pass{true, i, 0})
 		}
 		for i := range m {
-			push(false, i)
+			out = append(out, pass{false, i, 0})
 		}
-		return fwd, mb
+		return out
 	}
-	w := min(p-s-1, m)
-	for i := range w {
-		push(true, i)
+	return warmSteadyCool(min(p-s-1, m), m, func(k int, fwd bool) pass { return pass{fwd, k, 0} })
+}
+
+// warmSteadyCool lays out n virtual microbatches: warm forwards, then one
+// forward and one backward alternately, then the remaining backwards; at
+// maps a virtual microbatch to its pass.
+func warmSteadyCool(warm, n int, at func(k int, fwd bool) pass) []pass {
+	var out []pass
+	for k := range warm {
+		out = append(out, at(k, true))
 	}
-	for i := range m - w {
-		push(true, w+i)
-		push(false, i)
+	for k := range n - warm {
+		out = append(out, at(warm+k, true), at(k, false))
 	}
-	for i := m - w; i < m; i++ {
-		push(false, i)
+	for k := n - warm; k < n; k++ {
+		out = append(out, at(k, false))
 	}
-	return fwd, mb
+	return out
+}
+
+// interleavedOrder is Megatron-LM's forward_backward_pipelining_with_interleaving
+// on stage s: (p−s−1)·2 + (v−1)·p warm-up forwards (at most v·m); virtual
+// microbatch k runs chunk (k mod p·v) div p (reversed for backwards) of
+// microbatch (k div p·v)·p + k mod p.
+func interleavedOrder(p, v, m, s int) []pass {
+	n := v * m
+	warm := min((p-s-1)*2+(v-1)*p, n)
+	return warmSteadyCool(warm, n, func(k int, fwd bool) pass {
+		c := k % (p * v) / p
+		if !fwd {
+			c = v - 1 - c
+		}
+		return pass{fwd, k/(p*v)*p + k%p, c}
+	})
 }
 
 // buildStep appends one step of rank b.r's program.
 func (b *builder) buildStep(step int32) {
 	c := b.sim.cfg
-	fwd, mb := microOrder(c.Schedule, c.PP, b.stage, c.Microbatches)
-	for i := range fwd {
-		if fwd[i] {
-			b.forward(int32(mb[i]), step)
+	for _, ps := range microOrder(c, b.stage) {
+		if ps.fwd {
+			b.forward(ps, step)
 		} else {
-			b.backward(int32(mb[i]), step, mb[i] == c.Microbatches-1)
+			b.backward(ps, step, ps.mb == c.Microbatches-1 && ps.chunk == 0)
 		}
 	}
 	if !c.DPOverlap {
-		b.dpBuckets(0, c.DPBuckets, step, phaseDP)
+		b.dpBuckets(c.DPBuckets, step, phaseDP)
 	}
 	b.optimizer(step)
 	b.add(op{class: classSync, slot: slotCompute, phase: phaseSync, kernel: syncName, inst: -1, peer: -1, micro: -1, step: step,
 		deps: [2]int32{-1, -1}})
 }
 
-func (b *builder) forward(mb, step int32) {
+// forward runs model chunk ps.chunk·p+stage on microbatch ps.mb: it receives
+// from the model chunk before it (the previous stage, or the last stage's
+// previous chunk on stage 0) and sends to the one after it; the last model
+// chunk computes the loss.
+func (b *builder) forward(ps pass, step int32) {
 	c := b.sim.cfg
-	if b.stage > 0 {
-		b.wait(b.p2p(model.OpRecv, b.stage-1, slotRecvPrev, phaseFwd, mb, step))
+	mb, ch := int32(ps.mb), int32(ps.chunk)
+	b.enter(ch)
+	defer b.enter(-1)
+	if b.stage > 0 || ch > 0 {
+		b.wait(b.p2p(model.OpRecv, b.prevStage(), slotRecvPrev, phaseFwd, mb, step))
 	}
-	for range c.LayersPerStage {
+	for range c.LayersPerStage / c.chunks() {
 		b.layer(fwdLayer, c.FwdLayerNs, phaseFwd, mb, step)
 	}
-	if b.stage == c.PP-1 {
-		b.compute(kernelSpec{lossFwd, "aten::_log_softmax", 1, false}, c.LossNs, phaseFwd, mb, step)
+	if b.stage == c.PP-1 && int(ch) == c.chunks()-1 {
+		b.compute(kernelSpec{name: lossFwd, op: "aten::_log_softmax", share: 1}, c.LossNs, phaseFwd, mb, step)
 		return
 	}
-	b.p2p(model.OpSend, b.stage+1, slotSendNext, phaseFwd, mb, step)
+	b.p2p(model.OpSend, b.nextStage(), slotSendNext, phaseFwd, mb, step)
 }
 
-func (b *builder) backward(mb, step int32, last bool) {
+// backward mirrors forward: the gradient comes from the next model chunk
+// and goes to the previous one.
+func (b *builder) backward(ps pass, step int32, last bool) {
 	c := b.sim.cfg
-	if b.stage < c.PP-1 {
-		b.wait(b.p2p(model.OpRecv, b.stage+1, slotRecvNext, phaseBwd, mb, step))
+	mb, ch := int32(ps.mb), int32(ps.chunk)
+	b.enter(ch)
+	defer b.enter(-1)
+	if b.stage < c.PP-1 || int(ch) < c.chunks()-1 {
+		b.wait(b.p2p(model.OpRecv, b.nextStage(), slotRecvNext, phaseBwd, mb, step))
 	}
 	bwd := int64(float64(c.FwdLayerNs) * c.BwdRatio)
-	per := max(1, c.LayersPerStage/c.DPBuckets)
-	for l := range c.LayersPerStage {
+	layers := c.LayersPerStage / c.chunks()
+	per := max(1, layers/c.DPBuckets)
+	for l := range layers {
 		b.layer(bwdLayer, bwd, phaseBwd, mb, step)
-		if last && c.DPOverlap && ((l+1)%per == 0 || l == c.LayersPerStage-1) {
-			b.dpBuckets(b.bucketsDone(), 1, step, phaseBwd)
+		if last && c.DPOverlap && ((l+1)%per == 0 || l == layers-1) && b.done < c.DPBuckets {
+			b.dpBuckets(1, step, phaseBwd)
 		}
 	}
-	if b.stage > 0 {
-		b.p2p(model.OpSend, b.stage-1, slotSendPrev, phaseBwd, mb, step)
+	if last && c.DPOverlap {
+		b.dpBuckets(c.DPBuckets-b.done, step, phaseBwd)
+	}
+	if b.stage > 0 || ch > 0 {
+		b.p2p(model.OpSend, b.prevStage(), slotSendPrev, phaseBwd, mb, step)
 	}
 }
 
-// layer appends one layer's kernels and TP all-reduces.
+// enter tags the ops that follow with model chunk ch (interleaved
+// pipelines only; -1 leaves them untagged).
+func (b *builder) enter(ch int32) {
+	b.chunk = -1
+	if b.sim.cfg.chunks() > 1 {
+		b.chunk = ch
+	}
+}
+
+// prevStage and nextStage are the neighbours in the ring of model chunks.
+func (b *builder) prevStage() int { return (b.stage + b.sim.cfg.PP - 1) % b.sim.cfg.PP }
+func (b *builder) nextStage() int { return (b.stage + 1) % b.sim.cfg.PP }
+
+// layer appends one layer's kernels and TP collectives.
 func (b *builder) layer(ks []kernelSpec, base int64, ph phase, mb, step int32) {
 	for _, k := range ks {
 		b.compute(k, base, ph, mb, step)

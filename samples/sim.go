@@ -12,6 +12,7 @@ import (
 type instKey struct {
 	group    int32
 	src, dst int32
+	grad     bool // p2p: the gradient channel
 	seq      int64
 }
 
@@ -25,6 +26,7 @@ type instance struct {
 	maxStart int64
 	transfer int64
 	refs     []opRef
+	wireSeq  int64 // p2p: the Seq written, per direction in end order (numberP2P)
 }
 
 // opRef names op of rank.

@@ -12,8 +12,9 @@ import (
 type Truth struct {
 	Config          Config       `json:"config"`
 	WorldSize       int          `json:"world_size"`
-	Schedule        string       `json:"schedule"` // "1f1b", "gpipe"
+	Schedule        string       `json:"schedule"` // "1f1b", "gpipe", "interleaved"
 	Microbatches    int          `json:"microbatches"`
+	VirtualStages   int          `json:"virtual_stages,omitempty"` // model chunks per stage, interleaved only
 	Steps           []int        `json:"steps"`   // ProfilerStep numbers that are complete on every rank
 	StepNs          int64        `json:"step_ns"` // per docs/semantics.md
 	Ranks           []TruthRank  `json:"ranks"`
@@ -67,7 +68,10 @@ func (s *sim) truth() Truth {
 	c := s.cfg
 	t := Truth{Config: *c, WorldSize: c.World(), Schedule: c.Schedule, Microbatches: c.Microbatches,
 		SlowRank: -1, TP: c.TP, PP: c.PP, DP: c.DP,
-		IdealBubble: float64(c.PP-1) / float64(c.Microbatches+c.PP-1)}
+		IdealBubble: float64(c.PP-1) / float64(c.chunks()*c.Microbatches+c.PP-1)}
+	if c.chunks() > 1 {
+		t.VirtualStages = c.chunks()
+	}
 	if c.SlowRank >= 0 && c.SlowFactor > 1 {
 		t.SlowRank = c.SlowRank
 	}
