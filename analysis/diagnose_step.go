@@ -9,6 +9,7 @@ import (
 // communicators, ranks the findings and keeps per-step and timeline views.
 func diagnoseStep(r *run) error {
 	n := len(r.steps.Iters)
+	r.stageBubbleParts()
 	gain := diagnose.Imbalance(r.res)
 	blame := diagnose.BlameOf(&r.tm, n, r.inSteps)
 	r.res.SlowRanks = diagnose.SlowRanks(r.res, blame)

@@ -45,21 +45,42 @@ func (c *cursor) covers(t int64) bool {
 	return c.j < len(c.s) && c.s[c.j].Start <= t
 }
 
-// classifyWindow splits window w into runs of one category, own clock.
-func classifyWindow(a *measure.Activity, w measure.Interval, ops []pipeline.Op, pp bool) []result.Segment {
+// layer is one timeline category and the activity that fills it; the
+// first layer covering an instant names it.
+type layer struct {
+	cat string
+	set Set
+}
+
+// layers lists the categories in priority order: compute, then
+// communication that is not pipeline, then the PP transfer and the PP wait
+// for the neighbour (the bubble with a send/recv posted), then copies.
+func layers(a *measure.Activity) []layer {
 	other := Set(nil)
 	for ax := range a.Comm {
-		if model.Axis(ax) != model.AxisTP && model.Axis(ax) != model.AxisPP {
+		switch model.Axis(ax) {
+		case model.AxisTP, model.AxisPP, model.AxisCP, model.AxisEP:
+		default:
 			other = measure.Union(other, a.Comm[ax])
 		}
 	}
-	sets := []Set{a.Compute.Clip(w.Start, w.End), a.Comm[model.AxisTP].Clip(w.Start, w.End),
-		other.Clip(w.Start, w.End), a.Comm[model.AxisPP].Clip(w.Start, w.End), a.Memcpy.Clip(w.Start, w.End)}
-	cuts := boundaries(w, sets)
-	cs := make([]cursor, len(sets))
-	for i := range sets {
+	pp := model.AxisPP
+	return []layer{{"compute", a.Compute}, {"tp_exposed", a.Comm[model.AxisTP]}, {"dp_exposed", other},
+		{"cp_exposed", a.Comm[model.AxisCP]}, {"ep_exposed", a.Comm[model.AxisEP]},
+		{"pp_exposed", a.Transfer[pp]}, {"pp_wait", measure.Subtract(a.Comm[pp], a.Transfer[pp])},
+		{"memcpy", a.Memcpy}}
+}
+
+// classifyWindow splits window w into runs of one category, own clock.
+func classifyWindow(a *measure.Activity, w measure.Interval, ops []pipeline.Op, pp bool) []result.Segment {
+	ls := layers(a)
+	sets := make([]Set, len(ls))
+	cs := make([]cursor, len(ls))
+	for i := range ls {
+		sets[i] = ls[i].set.Clip(w.Start, w.End)
 		cs[i].s = sets[i]
 	}
+	cuts := boundaries(w, sets)
 	idle := "idle"
 	if pp {
 		idle = "bubble"
@@ -67,9 +88,9 @@ func classifyWindow(a *measure.Activity, w measure.Interval, ops []pipeline.Op, 
 	var out []result.Segment
 	for i := 0; i+1 < len(cuts); i++ {
 		cat := idle
-		for c, name := range []string{"compute", "tp_exposed", "dp_exposed", "pp_exposed", "memcpy"} {
+		for c := range cs {
 			if cs[c].covers(cuts[i]) {
-				cat = name
+				cat = ls[c].cat
 				break
 			}
 		}

@@ -130,6 +130,11 @@ type StageStats struct {
 	BubbleFraction      float64          `json:"bubble_fraction"`
 	IdealBubbleFraction float64          `json:"ideal_bubble_fraction"`
 	ExposedNs           map[string]int64 `json:"exposed_ns"`
+	// BubblePPWaitNs and BubblePPTransferNs are the stage means of the
+	// ranks' fields of the same name: the part of BubbleNs in which a PP
+	// send/recv waits for the neighbour, and transfers (exposed PP).
+	BubblePPWaitNs     int64 `json:"bubble_pp_wait_ns,omitempty"`
+	BubblePPTransferNs int64 `json:"bubble_pp_transfer_ns,omitempty"`
 }
 
 // SlowRank is a rank that holds its peers back.
@@ -221,8 +226,18 @@ type TimelineRow struct {
 }
 
 // Segment is a run of one category. Category is one of "compute",
-// "tp", "pp", "dp", "tp_exposed", "pp_exposed", "dp_exposed", "memcpy",
-// "bubble", "idle" (exposed = communication with no compute under it).
+// "tp", "pp", "dp", "tp_exposed", "pp_exposed", "dp_exposed", "cp_exposed",
+// "ep_exposed", "memcpy", "pp_wait", "bubble", "idle" (exposed =
+// communication with no compute under it).
+//
+// With pipeline parallelism the bubble (nothing but PP communication,
+// copies or nothing running) is split: "pp_wait" is a PP send/recv waiting
+// for its neighbour, a part of the bubble that every view draws like one;
+// "pp_exposed" is a PP transfer after the neighbour arrived (the
+// exposed_pp_comm finding); "memcpy" a copy; "bubble" the GPU idle. Per
+// rank, pp_wait sums to bubble_pp_wait_ns, pp_exposed to
+// bubble_pp_transfer_ns, and pp_wait + pp_exposed + memcpy + bubble to the
+// step's bubble_ns. Without pipeline parallelism idle time is "idle".
 type Segment struct {
 	StartNs  int64  `json:"start_ns"`
 	EndNs    int64  `json:"end_ns"`

@@ -6,6 +6,9 @@
 // common forms of colour blindness. Exposed communication (nothing computes
 // under it) uses the full colour of its axis; overlapped communication uses
 // a pale tint of the same hue, so "how much is hidden" reads at a glance.
+// The bubble is vermillion; the part of it in which a pipeline send/recv
+// waits for its neighbour (pp_wait) is a pale vermillion, bubble-like and
+// apart from the purple PP transfer.
 package palette
 
 import (
@@ -28,13 +31,14 @@ const (
 	CPExposed = "cp_exposed"
 	EPExposed = "ep_exposed"
 	Memcpy    = "memcpy"
+	PPWait    = "pp_wait" // a PP send/recv waiting for its neighbour: part of the bubble
 	Bubble    = "bubble"
 	Idle      = "idle"
 )
 
 // Categories lists every category in legend order.
 var Categories = []string{Compute, TPExposed, TP, PPExposed, PP, DPExposed, DP,
-	CPExposed, CP, EPExposed, EP, Memcpy, Bubble, Idle}
+	CPExposed, CP, EPExposed, EP, Memcpy, PPWait, Bubble, Idle}
 
 // Okabe–Ito colours.
 var (
@@ -61,6 +65,8 @@ func Color(category string) color.RGBA {
 		return yellow
 	case Bubble:
 		return vermillion
+	case PPWait:
+		return Tint(vermillion)
 	case Idle:
 		return lightGrey
 	}
@@ -93,6 +99,8 @@ func Label(category string) string {
 	switch category {
 	case Compute, Memcpy, Bubble, Idle:
 		return category
+	case PPWait:
+		return "bubble: PP wait"
 	}
 	if axis, ok := strings.CutSuffix(category, "_exposed"); ok {
 		return strings.ToUpper(axis) + " exposed"
@@ -112,3 +120,26 @@ func Known(category string) bool {
 	}
 	return false
 }
+
+// Axis returns the communication axis of a category ("tp_exposed", "tp" →
+// "TP"; "pp_wait" → "PP"), or "" for compute, copies, bubble and idle.
+func Axis(category string) string {
+	switch category {
+	case Compute, Memcpy, Bubble, Idle, "":
+		return ""
+	case PPWait:
+		return "PP"
+	}
+	return strings.ToUpper(strings.TrimSuffix(category, "_exposed"))
+}
+
+// Overlapped reports whether category is communication running under
+// compute ("tp", "pp", ...), which views draw as both.
+func Overlapped(category string) bool {
+	_, ok := axisColour[category]
+	return ok
+}
+
+// BubbleLike reports whether category is time the pipeline loses: the
+// bubble itself or a PP send/recv waiting for its neighbour.
+func BubbleLike(category string) bool { return category == Bubble || category == PPWait }

@@ -40,6 +40,7 @@ func TestHexAndLabel(t *testing.T) {
 		{TPExposed, "#e69f00", "TP exposed"},
 		{TP, "#f2cf7f", "TP overlapped"},
 		{Bubble, "#d55e00", "bubble"},
+		{PPWait, "#eaae7f", "bubble: PP wait"},
 		{"nonsense", "#000000", "NONSENSE overlapped"},
 	}
 	for _, c := range cases {
@@ -58,7 +59,7 @@ func TestHexAndLabel(t *testing.T) {
 // The main categories stay apart for a deuteranope and a protanope:
 // simulate both (Machado et al. 2009, severity 1) and compare distances.
 func TestDistinctUnderColourBlindness(t *testing.T) {
-	main := []string{Compute, TPExposed, PPExposed, DPExposed, CPExposed, EPExposed, Memcpy, Bubble, Idle}
+	main := []string{Compute, TPExposed, PPExposed, DPExposed, CPExposed, EPExposed, Memcpy, PPWait, Bubble, Idle}
 	sims := map[string][3][3]float64{
 		"deuteranopia": {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}},
 		"protanopia":   {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}},
@@ -101,4 +102,20 @@ func toSRGB(v float64) float64 {
 
 func dist(a, b [3]float64) float64 {
 	return math.Sqrt((a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1]) + (a[2]-b[2])*(a[2]-b[2]))
+}
+
+func TestAxisOverlappedBubbleLike(t *testing.T) {
+	cases := []struct {
+		cat, axis         string
+		overlapped, bubbl bool
+	}{
+		{Compute, "", false, false}, {TPExposed, "TP", false, false}, {DP, "DP", true, false},
+		{PPWait, "PP", false, true}, {Bubble, "", false, true}, {Idle, "", false, false}, {Memcpy, "", false, false},
+	}
+	for _, c := range cases {
+		if Axis(c.cat) != c.axis || Overlapped(c.cat) != c.overlapped || BubbleLike(c.cat) != c.bubbl {
+			t.Errorf("%s: axis %q overlapped %v bubble-like %v, want %q %v %v", c.cat, Axis(c.cat),
+				Overlapped(c.cat), BubbleLike(c.cat), c.axis, c.overlapped, c.bubbl)
+		}
+	}
 }

@@ -124,10 +124,7 @@ func (g *gantt) label(c draw.Canvas, s result.Segment, x0, x1, y vg.Length) {
 	c.FillText(g.text, vg.Point{X: (x0 + x1) / 2, Y: y}, txt)
 }
 
-func isOverlapped(cat string) bool {
-	return palette.Known(cat) && !strings.HasSuffix(cat, "_exposed") && !slices.Contains(
-		[]string{palette.Compute, palette.Memcpy, palette.Bubble, palette.Idle}, cat)
-}
+func isOverlapped(cat string) bool { return palette.Overlapped(cat) }
 
 func fill(c draw.Canvas, col interface{ RGBA() (r, g, b, a uint32) }, x0, x1, y0, y1 vg.Length) {
 	if x1 <= x0 {

@@ -2,7 +2,6 @@ package pprofx
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
@@ -45,13 +44,7 @@ func addSegment(b *builder, row result.TimelineRow, s result.Segment, k *kernels
 }
 
 // axisOf returns the communication axis of a category, "" for none.
-func axisOf(cat string) string {
-	switch cat {
-	case palette.Compute, palette.Memcpy, palette.Bubble, palette.Idle:
-		return ""
-	}
-	return strings.ToUpper(strings.TrimSuffix(cat, "_exposed"))
-}
+func axisOf(cat string) string { return palette.Axis(cat) }
 
 // fromRanks attributes each rank's per-step averages when there is no
 // timeline: compute, exposed communication per axis, idle, and the rest of
