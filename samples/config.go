@@ -31,9 +31,9 @@ type Config struct {
 	LayersPerStage  int       `json:"layers_per_stage"`
 	Schedule        string    `json:"schedule"`                 // "1f1b" | "gpipe" | "interleaved"
 	VirtualStages   int       `json:"virtual_stages,omitempty"` // interleaved: model chunks per stage v >= 2
-	StageScale      []float64 `json:"stage_scale,omitempty"` // per-stage compute multiplier; missing entries are 1
-	SlowRank        int       `json:"slow_rank"`             // -1: none
-	SlowFactor      float64   `json:"slow_factor"`           // the slow rank's kernels take this many times longer
+	StageScale      []float64 `json:"stage_scale,omitempty"`    // per-stage compute multiplier; missing entries are 1
+	SlowRank        int       `json:"slow_rank"`                // -1: none
+	SlowFactor      float64   `json:"slow_factor"`              // the slow rank's kernels take this many times longer
 	GPUsPerHost     int       `json:"gpus_per_host"`
 	HostOffsetsNs   []int64   `json:"host_offsets_ns,omitempty"` // planted clock offset per host; when empty, drawn in ±MaxHostOffsetNs
 	MaxHostOffsetNs int64     `json:"max_host_offset_ns"`

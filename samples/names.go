@@ -44,8 +44,8 @@ const (
 	// Interleaved pipelines name the model chunk of each pass.
 	ForwardChunkFmt  = "forward_step#%d.chunk%d"
 	BackwardChunkFmt = "backward_step#%d.chunk%d"
-	OptimName   = "Optimizer.step#AdamW.step"
-	DPSyncName  = "grads-reduce"
+	OptimName        = "Optimizer.step#AdamW.step"
+	DPSyncName       = "grads-reduce"
 )
 
 // kernelSpec is one compute kernel of a layer: its name, its CPU op and its

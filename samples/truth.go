@@ -15,8 +15,8 @@ type Truth struct {
 	Schedule        string       `json:"schedule"` // "1f1b", "gpipe", "interleaved"
 	Microbatches    int          `json:"microbatches"`
 	VirtualStages   int          `json:"virtual_stages,omitempty"` // model chunks per stage, interleaved only
-	Steps           []int        `json:"steps"`   // ProfilerStep numbers that are complete on every rank
-	StepNs          int64        `json:"step_ns"` // per docs/semantics.md
+	Steps           []int        `json:"steps"`                    // ProfilerStep numbers that are complete on every rank
+	StepNs          int64        `json:"step_ns"`                  // per docs/semantics.md
 	Ranks           []TruthRank  `json:"ranks"`
 	Stages          []TruthStage `json:"stages"`
 	BottleneckStage int          `json:"bottleneck_stage"`
