@@ -22,8 +22,8 @@ func fixed() *result.Result {
 		Schedule: "1f1b", Microbatches: 8, StepNs: 120_500_000, BottleneckStage: 1, StageImbalance: 1.13,
 		Iterations: []result.Iteration{{Index: 3, DurationNs: 120e6}, {Index: 4, DurationNs: 121e6}},
 		Stages: []result.StageStats{
-			{Stage: 0, Ranks: []int{0, 1}, ComputeNs: 80e6, ForwardNs: 26e6, BackwardNs: 54e6, BubbleFraction: 0.21, IdealBubbleFraction: 1.0 / 9, ExposedNs: map[string]int64{"TP": 4e6, "PP": 1e6}},
-			{Stage: 1, Ranks: []int{2, 3}, ComputeNs: 101e6, ForwardNs: 33e6, BackwardNs: 68e6, BubbleFraction: 0.12, IdealBubbleFraction: 1.0 / 9, ExposedNs: map[string]int64{"TP": 5e6}},
+			{Stage: 0, Ranks: []int{0, 1}, ComputeNs: 80e6, ForwardNs: 26e6, BackwardNs: 54e6, BubbleNs: 25.2e6, BubblePPWaitNs: 23e6, BubblePPTransferNs: 1e6, BubbleFraction: 0.21, IdealBubbleFraction: 1.0 / 9, ExposedNs: map[string]int64{"TP": 4e6, "PP": 1e6}},
+			{Stage: 1, Ranks: []int{2, 3}, ComputeNs: 101e6, ForwardNs: 33e6, BackwardNs: 68e6, BubbleNs: 14.4e6, BubblePPWaitNs: 13e6, BubblePPTransferNs: 0.5e6, BubbleFraction: 0.12, IdealBubbleFraction: 1.0 / 9, ExposedNs: map[string]int64{"TP": 5e6}},
 		},
 		Findings: []result.Finding{
 			{Kind: result.KindBubble, Severity: "medium", CostNs: 20e6, CostShare: 0.166, Summary: "pipeline bubble: GPUs wait 20.0 ms per step",
@@ -61,6 +61,26 @@ func TestTextGolden(t *testing.T) {
 		t.Fatal("colour escape without Color")
 	}
 	golden(t, "text.golden", b.Bytes())
+}
+
+// TestStageTableShowsTheBubble: the stage table gives the bubble in ms
+// beside its share, and the PP transfer instead of the exposed PP time
+// that is mostly the bubble.
+func TestStageTableShowsTheBubble(t *testing.T) {
+	var b bytes.Buffer
+	stageTable(&b, fixed())
+	lines := strings.Split(b.String(), "\n")
+	if !strings.Contains(lines[0], "bubble ms") || !strings.Contains(lines[0], "PP xfer ms") || strings.Contains(lines[0], "exp PP") {
+		t.Fatalf("header %q: want bubble ms and PP xfer ms, no exp PP", lines[0])
+	}
+	for _, want := range []string{"25.20  21.0 %", "1.00"} {
+		if !strings.Contains(lines[1], want) {
+			t.Errorf("stage 0 line %q lacks %q", lines[1], want)
+		}
+	}
+	if !strings.Contains(b.String(), "90.9 % of it send/recv waiting") {
+		t.Errorf("no share of the wait in the note:\n%s", b.String())
+	}
 }
 
 func TestTextColor(t *testing.T) {

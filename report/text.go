@@ -47,23 +47,44 @@ func header(res *result.Result) string {
 		res.WorldSize, l.TP, l.PP, l.DP, l.Order, l.By, sched, units.Duration(res.StepNs), len(res.Iterations))
 }
 
+// stageTable writes one line per stage: compute, the bubble (ms, share of
+// the step, ideal) and the exposed communication outside it. The bubble is
+// what the pipeline-bubble finding counts plus its PP transfer, which the
+// exposed-PP finding counts and the "PP xfer" column shows; the exposed PP
+// time in which a send/recv waits for its neighbour is bubble, not listed
+// again.
 func stageTable(w io.Writer, res *result.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "stage\tranks\tcompute ms\tfwd ms\tbwd ms\tbubble\tideal\texp TP ms\texp PP ms\texp DP ms\t")
+	fmt.Fprintln(tw, "stage\tranks\tcompute ms\tfwd ms\tbwd ms\tbubble ms\tbubble\tideal\texp TP ms\tPP xfer ms\texp DP ms\t")
 	for _, s := range res.Stages {
 		mark := ""
 		if s.Stage == res.BottleneckStage && len(res.Stages) > 1 {
 			mark = "*"
 		}
-		fmt.Fprintf(tw, "%d%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Stage, mark, len(s.Ranks),
+		fmt.Fprintf(tw, "%d%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Stage, mark, len(s.Ranks),
 			units.Millis(s.ComputeNs), units.Millis(s.ForwardNs), units.Millis(s.BackwardNs),
-			units.Percent(s.BubbleFraction), units.Percent(s.IdealBubbleFraction),
-			units.Millis(s.ExposedNs["TP"]), units.Millis(s.ExposedNs["PP"]), units.Millis(s.ExposedNs["DP"]))
+			units.Millis(s.BubbleNs), units.Percent(s.BubbleFraction), units.Percent(s.IdealBubbleFraction),
+			units.Millis(s.ExposedNs["TP"]), units.Millis(s.BubblePPTransferNs), units.Millis(s.ExposedNs["DP"]))
 	}
 	tw.Flush()
 	if len(res.Stages) > 1 {
 		fmt.Fprintf(w, "* bottleneck stage; imbalance (max/mean compute) %.2f\n", res.StageImbalance)
+		fmt.Fprintln(w, bubbleNote(res.Stages))
 	}
+}
+
+// bubbleNote says what the bubble column holds, with the share of it spent
+// by send/recv waiting for the neighbour.
+func bubbleNote(stages []result.StageStats) string {
+	var bubble, wait int64
+	for _, s := range stages {
+		bubble, wait = bubble+s.BubbleNs, wait+s.BubblePPWaitNs
+	}
+	note := "bubble: only pipeline send/recv, copies or nothing running"
+	if bubble > 0 && wait > 0 {
+		note += fmt.Sprintf(" (%s of it send/recv waiting for the neighbour)", units.Percent(float64(wait)/float64(bubble)))
+	}
+	return note + "; PP xfer: its part transferring"
 }
 
 var sevColor = map[string]string{"high": "\x1b[1;31m", "medium": "\x1b[33m", "low": "\x1b[36m", "info": "\x1b[2m"}
