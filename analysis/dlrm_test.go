@@ -1,0 +1,85 @@
+package analysis_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/analysis"
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/kineto"
+	"github.com/tpptrace/tpptrace/ingest/source"
+)
+
+// analyzeShared reads a Kineto set from ../shared/traces/kineto beside the
+// repository root (skipping when it is absent) and analyses it.
+func analyzeShared(t *testing.T, set string) *result.Result {
+	t.Helper()
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			t.Skip("repository root not found")
+		}
+		dir = filepath.Dir(dir)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "..", "shared", "traces", "kineto", set, "*.json*"))
+	if len(files) == 0 {
+		t.Skipf("../shared/traces/kineto/%s absent", set)
+	}
+	tr, err := kineto.Read(context.Background(), files, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := analysis.Analyze(context.Background(), tr, analysis.Options{})
+	if err != nil {
+		t.Fatalf("Analyze: %v", err)
+	}
+	return res
+}
+
+// TestDLRMWithoutProcessGroupsIsAligned: the 2023 DLRM traces carry no
+// process group; the inferred world group matches all 8 collectives of the
+// step on all 8 ranks, the ranks (one host) align within a few µs, and
+// every rank's DP time splits into waiting and transfer.
+func TestDLRMWithoutProcessGroupsIsAligned(t *testing.T) {
+	res := analyzeShared(t, "param_dlrm_8rank")
+	if res.Clock.Method != "collective-end" || res.Clock.Matched != 8 || res.Clock.ResidualNs > 5_000 {
+		t.Fatalf("clock %+v; want collective-end, 8 instances, residual ≤ 5 µs", res.Clock)
+	}
+	var waiting int
+	for _, r := range res.Ranks {
+		if r.ClockOffsetNs < -20_000 || r.ClockOffsetNs > 20_000 {
+			t.Errorf("rank %d offset %d ns; the 8 ranks share one host clock", r.Rank, r.ClockOffsetNs)
+		}
+		if r.TransferNs["DP"] <= 0 {
+			t.Errorf("rank %d: DP transfer %d ns, want > 0", r.Rank, r.TransferNs["DP"])
+		}
+		if r.WaitNs["DP"] > 0 {
+			waiting++
+		}
+	}
+	if waiting < 4 {
+		t.Errorf("%d ranks wait for the last member; DLRM's embedding all-to-all makes most wait", waiting)
+	}
+	// Rank 7's kernels are the shortest in the trace (it arrives last at
+	// every collective), so it waits least.
+	for _, r := range res.Ranks[:7] {
+		if r.WaitNs["DP"] <= res.Ranks[7].WaitNs["DP"] {
+			t.Errorf("rank %d waits %d ns, rank 7 (last to arrive) %d ns", r.Rank, r.WaitNs["DP"], res.Ranks[7].WaitNs["DP"])
+		}
+	}
+}
+
+// TestSampledTwoRankSetIsAligned: HTA's trace_filter set keeps a sample
+// of each rank's kernels, so the sequences differ; the kernels that pair
+// by op, size and end still align the two ranks.
+func TestSampledTwoRankSetIsAligned(t *testing.T) {
+	res := analyzeShared(t, "hta_trace_filter_2rank")
+	if res.Clock.Method != "collective-end" || res.Clock.Matched < 3 || res.Clock.ResidualNs > 100_000 {
+		t.Fatalf("clock %+v; want collective-end, ≥ 3 instances, residual ≤ 100 µs", res.Clock)
+	}
+}
