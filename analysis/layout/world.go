@@ -114,7 +114,7 @@ func worldAxis(t *model.Trace) model.Axis {
 func assignWorld(t *model.Trace, ranks []int32, seqs map[int32][]int, inst [][]int) {
 	comm := t.AddComm(model.Communicator{ID: WorldID, Members: ranks, Axis: worldAxis(t), AxisBy: model.AxisByTraffic})
 	uses := collUses(t)
-	seqOf := map[int]int64{}
+	seqOf := slices.Repeat([]int64{-1}, t.Events.Len())
 	for k, row := range inst {
 		for _, i := range row {
 			if i >= 0 {
@@ -125,8 +125,8 @@ func assignWorld(t *model.Trace, ranks []int32, seqs map[int32][]int, inst [][]i
 	next := int64(len(inst))
 	for _, r := range ranks {
 		for _, i := range seqs[r] {
-			s, ok := seqOf[i]
-			if !ok {
+			s := seqOf[i]
+			if s < 0 {
 				s, next = next, next+1
 			}
 			setWorld(t, i, comm, s, uses)

@@ -115,3 +115,31 @@ func TestInferWorldPairsSampledSequences(t *testing.T) {
 		t.Errorf("%d pairs in %d sequence numbers, want 4 in 6", pairs, len(bySeq))
 	}
 }
+
+// BenchmarkInferWorldNoMeta64: 64 ranks with no communicator, 2000
+// collectives each, the same sequence everywhere (the DLRM path at scale).
+func BenchmarkInferWorldNoMeta64(b *testing.B) {
+	base := &model.Trace{}
+	ops := []model.Op{model.OpSendRecv, model.OpAllReduce, model.OpAllGather, model.OpAllReduce}
+	for r := int32(0); r < 64; r++ {
+		base.AddRank(model.Rank{Rank: r, LocalGPU: r % 8, Coord: model.UnknownCoord, Source: -1})
+		for k := range int64(2000) {
+			noMetaKernel(base, r, ops[k%4], 1000+k%7, 1e9+k*100_000+int64(r)*500)
+		}
+	}
+	base.Events.Sort()
+	b.ReportMetric(float64(base.Events.Len()), "events")
+	for b.Loop() {
+		b.StopTimer()
+		tr := *base
+		tr.Colls = model.Collectives{}
+		for c := range base.Colls.Len() {
+			tr.Colls.Append(base.Colls.At(c))
+		}
+		tr.Comms = nil
+		b.StartTimer()
+		if _, err := Infer(&tr, Flags{}); err != nil || len(tr.Comms) != 1 {
+			b.Fatalf("Infer: %v, %d comms", err, len(tr.Comms))
+		}
+	}
+}
