@@ -40,10 +40,11 @@ type Config struct {
 	DPOverlap       bool      `json:"dp_overlap"`     // DP gradient sync in buckets during the last backward, on its own stream
 	DistOptimizer   bool      `json:"dist_optimizer"` // reduce-scatter grads + all-gather params instead of all-reduce
 	DPBuckets       int       `json:"dp_buckets"`
-	P2PMetadata     bool      `json:"p2p_metadata"` // false: PP send/recv kernels carry no metadata (batched p2p)
-	Descriptions    bool      `json:"descriptions"` // false: process groups have no descriptions ("undefined")
-	Steps           int       `json:"steps"`        // ProfilerSteps written
-	FirstStep       int       `json:"first_step"`   // number N of the first ProfilerStep#N
+	P2PMetadata     bool      `json:"p2p_metadata"`            // false: PP send/recv kernels carry no metadata (batched p2p)
+	Descriptions    bool      `json:"descriptions"`            // false: process groups have no descriptions ("undefined")
+	Steps           int       `json:"steps"`                   // ProfilerSteps written
+	CutLastStep     bool      `json:"cut_last_step,omitempty"` // the capture ends half-way through the last step on the upper half of the ranks
+	FirstStep       int       `json:"first_step"`              // number N of the first ProfilerStep#N
 	Seed            int64     `json:"seed"`
 	Jitter          float64   `json:"jitter"` // relative σ of kernel durations and transfers
 
@@ -95,6 +96,9 @@ func (c *Config) Validate() error {
 	c.validateSchedule(bad)
 	if c.SlowRank < -1 || c.SlowRank >= c.World() || c.SlowFactor <= 0 {
 		bad("slow rank %d (factor %g) is outside the world of %d ranks", c.SlowRank, c.SlowFactor, c.World())
+	}
+	if c.CutLastStep && c.Steps < 2 {
+		bad("a cut last step needs steps >= 2 (got %d)", c.Steps)
 	}
 	if len(c.StageScale) > c.PP {
 		bad("%d stage scales for %d stages", len(c.StageScale), c.PP)

@@ -45,6 +45,7 @@ func PID(r int) int64 { return int64(pidBase + 131*r) }
 type rankCtx struct {
 	r       int32
 	off     int64 // true time → rank clock
+	cut     int64 // true time the capture ends (CutLastStep), else MaxInt64
 	thread  int32
 	streams [nSlots]int32
 }
@@ -53,7 +54,7 @@ func (e *emitter) rank(r int) {
 	c := e.s.cfg
 	e.t.AddRank(model.Rank{Rank: int32(r), Host: c.Host(r), PID: PID(r), LocalGPU: int32(r % c.GPUsPerHost),
 		GPUName: c.GPUName, Coord: model.UnknownCoord, Source: -1, ClockBase: BaseTimeNs})
-	x := &rankCtx{r: int32(r), off: traceOriginNs + e.s.hostOffsets[r/c.GPUsPerHost]}
+	x := &rankCtx{r: int32(r), off: traceOriginNs + e.s.hostOffsets[r/c.GPUsPerHost], cut: e.s.cutAt(r)}
 	x.thread = e.t.AddStream(model.Stream{Rank: int32(r), ID: PID(r), Device: -1,
 		Name: fmt.Sprintf("thread %d (pt_main_thread)", PID(r))})
 	for i := range x.streams {
@@ -77,8 +78,13 @@ func (e *emitter) stream(x *rankCtx, sl slot) int32 {
 	return x.streams[sl]
 }
 
-// cpu appends a CPU-side event [lo, hi) (true time) on the main thread.
+// cpu appends a CPU-side event [lo, hi) (true time) on the main thread;
+// the capture's end drops or clips it (the profiler closes open ranges).
 func (e *emitter) cpu(x *rankCtx, k model.Kind, name string, lo, hi, corr int64) {
+	if lo >= x.cut {
+		return
+	}
+	hi = min(hi, x.cut)
 	ev := model.NewEvent(x.r, k, e.t.Names.Intern(name), lo+x.off, hi-lo)
 	ev.Stream, ev.Corr = x.thread, corr
 	e.t.AddEvent(ev)

@@ -20,12 +20,16 @@ func (e *emitter) op(x *rankCtx, o *op, i int) {
 	if o.class == classCompute {
 		e.cpu(x, model.KindCPUOp, o.cpuOp, lo, hi, -1)
 		e.cpu(x, model.KindRuntime, launchName, launch, launch+ldur, e.corr)
-		e.kernel(x, o, i, model.KindCompute, -1)
+		if st.start[i] < x.cut {
+			e.kernel(x, o, i, model.KindCompute, -1)
+		}
 		return
 	}
 	e.commCPU(x, o, lo, hi)
 	e.cpu(x, model.KindRuntime, launchExC, launch, launch+ldur, e.corr)
-	e.kernel(x, o, i, model.KindComm, e.collective(o))
+	if st.start[i] < x.cut { // kernels that had not started when the capture ended are lost
+		e.kernel(x, o, i, model.KindComm, e.collective(o))
+	}
 }
 
 // commCPU emits the c10d op, record_param_comms and the nccl:* annotation

@@ -24,6 +24,7 @@ var Scenarios = []Scenario{
 	{"dp-exposed", "TP1 PP2 DP4 on 2 GPUs per host, 4 layers per stage: gradient all-reduce after the backward, over the network: exposed DP time", dpExposed},
 	{"p2p-nometa", "TP2 PP4 DP1, batched p2p: send/recv kernels carry no metadata; no group descriptions", p2pNoMeta},
 	{"interleaved", "TP2 PP4 DP1, m=8, interleaved 1F1B with v=2 model chunks per stage (4 layers each): ideal bubble (p−1)/(v·m+p−1)", interleaved},
+	{"cut-last-step", "TP2 PP4 DP2, m=8, 4 steps; the capture ends half-way through the last step on ranks 8–15: truth lists the 3 complete steps", cutLastStep},
 	{"big-64", "TP4 PP4 DP4 (64 ranks, 8 hosts), 3 steps, distributed optimizer (reduce-scatter + all-gather), for benchmarks", big64},
 }
 
@@ -102,5 +103,11 @@ func big64() Config {
 func interleaved() Config {
 	c := DefaultConfig()
 	c.DP, c.Schedule, c.VirtualStages, c.LayersPerStage = 1, ScheduleInterleaved, 2, 4
+	return c
+}
+
+func cutLastStep() Config {
+	c := DefaultConfig()
+	c.CutLastStep = true
 	return c
 }

@@ -75,7 +75,7 @@ func (s *sim) truth() Truth {
 	if c.SlowRank >= 0 && c.SlowFactor > 1 {
 		t.SlowRank = c.SlowRank
 	}
-	for k := range c.Steps {
+	for k := range c.truthSteps() {
 		t.Steps = append(t.Steps, c.FirstStep+k)
 	}
 	t.StepNs = s.jobStepNs()
@@ -89,14 +89,15 @@ func (s *sim) truth() Truth {
 // jobStepNs is the mean over steps of (latest window end − earliest start).
 func (s *sim) jobStepNs() int64 {
 	var sum int64
-	for k := range s.cfg.Steps {
+	n := s.cfg.truthSteps()
+	for k := range n {
 		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 		for _, st := range s.ranks {
 			lo, hi = min(lo, st.stepStart[k]), max(hi, st.stepEnd[k])
 		}
 		sum += hi - lo
 	}
-	return meanNs(sum, s.cfg.Steps)
+	return meanNs(sum, n)
 }
 
 func meanNs(sum int64, n int) int64 { return (sum + int64(n)/2) / int64(n) }
@@ -110,12 +111,12 @@ func (s *sim) truthRank(r int) TruthRank {
 		CommNs:        map[string]int64{}, ExposedNs: map[string]int64{}}
 	var sum stepFigures
 	var frac float64
-	for k := range c.Steps {
+	n := c.truthSteps()
+	for k := range n {
 		f := s.stepFigures(r, int32(k))
 		sum.add(f)
 		frac += float64(f.bubble) / float64(f.window)
 	}
-	n := c.Steps
 	tr.StepNs, tr.ComputeNs, tr.IdleNs = meanNs(sum.window, n), meanNs(sum.compute, n), meanNs(sum.idle, n)
 	tr.BubbleNs, tr.FillDrainNs = meanNs(sum.bubble, n), meanNs(sum.fillDrain, n)
 	tr.SteadyBubbleNs = meanNs(sum.bubble-sum.fillDrain, n)
