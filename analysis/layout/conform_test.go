@@ -4,10 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/layout"
 	"github.com/tpptrace/tpptrace/ingest/kineto"
+	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
 )
@@ -52,6 +54,24 @@ func TestInferOnRealDLRM(t *testing.T) {
 		if r.Coord.DP != r.Rank || r.Coord.TP != 0 || r.Coord.PP != 0 {
 			t.Errorf("rank %d coord %+v", r.Rank, r.Coord)
 		}
+	}
+}
+
+// TestInferOnSampledHTA: HTA's trace_filter set keeps a sample of each
+// rank's kernels and names no process group. Both ranks go to the
+// inferred DP world; rank 1's sequence differs, which a warning says.
+func TestInferOnSampledHTA(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(sharedDir(t, "traces", "kineto", "hta_trace_filter_2rank"), "*.json.gz"))
+	tr, err := kineto.Read(context.Background(), files, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := layout.Infer(tr, layout.Flags{})
+	if err != nil || l.DP != 2 || len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "rank 1's sequence differs from rank 0's") {
+		t.Fatalf("Infer = %+v, %v; want DP2 and a warning about rank 1", l, err)
+	}
+	if len(tr.Comms) != 1 || tr.Comms[0].ID != layout.WorldID || tr.Comms[0].Axis != model.AxisDP || len(tr.Comms[0].Members) != 2 {
+		t.Errorf("comms %+v; want the inferred DP world of 2", tr.Comms)
 	}
 }
 
