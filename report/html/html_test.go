@@ -84,6 +84,27 @@ func TestMarkdownEscapesTableCells(t *testing.T) {
 	}
 }
 
+// TestStageTablesSplitTheBubble: both stage tables give the bubble's PP
+// transfer and PP wait, not the exposed PP time that is mostly the wait.
+func TestStageTablesSplitTheBubble(t *testing.T) {
+	r := fixture.Result(fixture.Small())
+	st := r.Stages[len(r.Stages)-1]
+	st.BubblePPWaitNs, st.BubblePPTransferNs, st.ExposedNs["PP"] = 7_250_000, 125_000, 9_990_000
+	r.Stages[len(r.Stages)-1] = st
+	var md, page strings.Builder
+	if err := Markdown(&md, r, nil, "figures"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Page(&page, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"markdown": md.String(), "page": page.String()} {
+		if !strings.Contains(out, "7.25 ms") || !strings.Contains(out, "125 µs") || strings.Contains(out, "9.99 ms") {
+			t.Errorf("%s: stage table lacks the PP wait 7.25 ms or transfer 125 µs, or shows exposed PP 9.99 ms", name)
+		}
+	}
+}
+
 func TestPageEscapesText(t *testing.T) {
 	r := fixture.Result(fixture.Small())
 	r.Findings[0].Summary = `<script>alert("x")</script>`

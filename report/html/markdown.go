@@ -57,12 +57,12 @@ func mdStages(b *strings.Builder, rows []stageRow) {
 	if len(rows) == 0 {
 		return
 	}
-	b.WriteString("\n## Stages\n\n| stage | ranks | compute | exposed TP | exposed PP | exposed DP | bubble | bubble share | ideal |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("\n## Stages\n\n| stage | ranks | compute | exposed TP | PP transfer | exposed DP | bubble | of it PP wait | bubble share | ideal |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, s := range rows {
 		stage := s.Stage
 		if s.Bottleneck {
 			stage += " (bottleneck)"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", stage, s.Ranks, s.Compute, s.TP, s.PP, s.DP, s.Bubble, s.Fraction, s.Ideal)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", stage, s.Ranks, s.Compute, s.TP, s.PP, s.DP, s.Bubble, s.Wait, s.Fraction, s.Ideal)
 	}
 }

@@ -75,8 +75,8 @@ figure{margin:1.5em 0}img{max-width:100%;height:auto;border:1px solid #eee}figca
 {{end}}
 {{range .Figures}}<figure id="{{.Name}}"><h2>{{.Title}}</h2><img src="{{.Src}}" alt="{{.Title}}"><figcaption>{{.Caption}}</figcaption></figure>
 {{end}}
-{{with .Stages}}<h2>Stages</h2><table><tr><th>stage</th><th>ranks</th><th>compute</th><th>exposed TP</th><th>exposed PP</th><th>exposed DP</th><th>bubble</th><th>bubble share</th><th>ideal</th></tr>
-{{range .}}<tr{{if .Bottleneck}} class="bottleneck"{{end}}><td>{{.Stage}}</td><td class="num">{{.Ranks}}</td><td class="num">{{.Compute}}</td><td class="num">{{.TP}}</td><td class="num">{{.PP}}</td><td class="num">{{.DP}}</td><td class="num">{{.Bubble}}</td><td class="num">{{.Fraction}}</td><td class="num">{{.Ideal}}</td></tr>
+{{with .Stages}}<h2>Stages</h2><table><tr><th>stage</th><th>ranks</th><th>compute</th><th>exposed TP</th><th>PP transfer</th><th>exposed DP</th><th>bubble</th><th>of it PP wait</th><th>bubble share</th><th>ideal</th></tr>
+{{range .}}<tr{{if .Bottleneck}} class="bottleneck"{{end}}><td>{{.Stage}}</td><td class="num">{{.Ranks}}</td><td class="num">{{.Compute}}</td><td class="num">{{.TP}}</td><td class="num">{{.PP}}</td><td class="num">{{.DP}}</td><td class="num">{{.Bubble}}</td><td class="num">{{.Wait}}</td><td class="num">{{.Fraction}}</td><td class="num">{{.Ideal}}</td></tr>
 {{end}}</table>{{end}}
 {{with .Slow}}<h2>Slow ranks</h2><table><tr><th>rank</th><th>score</th><th>slower by</th><th>others wait per step</th><th>evidence</th></tr>
 {{range .}}<tr><td>{{.Rank}}</td><td class="num">{{.Score}}</td><td class="num">{{.Excess}}</td><td class="num">{{.Blame}}</td><td>{{range .Evidence}}{{.}}<br>{{end}}</td></tr>

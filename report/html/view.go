@@ -61,10 +61,12 @@ func sourcesLine(src []result.Source) string {
 	return fmt.Sprintf("%d files (%s)", len(src), strings.Join(parts, ", "))
 }
 
-// stageRow is one line of the stage table.
+// stageRow is one line of the stage table. PP is the bubble's PP transfer
+// (the exposed PP finding) and Wait its PP send/recv waiting for the
+// neighbour; both are parts of Bubble.
 type stageRow struct {
-	Stage, Ranks, Compute, TP, PP, DP, Bubble, Fraction, Ideal string
-	Bottleneck                                                 bool
+	Stage, Ranks, Compute, TP, PP, DP, Bubble, Wait, Fraction, Ideal string
+	Bottleneck                                                       bool
 }
 
 func stageRows(r *result.Result) []stageRow {
@@ -72,8 +74,8 @@ func stageRows(r *result.Result) []stageRow {
 	for i, s := range r.Stages {
 		rows[i] = stageRow{
 			Stage: fmt.Sprint(s.Stage), Ranks: fmt.Sprint(len(s.Ranks)), Compute: units.Duration(s.ComputeNs),
-			TP: units.Duration(s.ExposedNs["TP"]), PP: units.Duration(s.ExposedNs["PP"]), DP: units.Duration(s.ExposedNs["DP"]),
-			Bubble: units.Duration(s.BubbleNs), Fraction: units.Percent(s.BubbleFraction), Ideal: units.Percent(s.IdealBubbleFraction),
+			TP: units.Duration(s.ExposedNs["TP"]), PP: units.Duration(s.BubblePPTransferNs), DP: units.Duration(s.ExposedNs["DP"]),
+			Bubble: units.Duration(s.BubbleNs), Wait: units.Duration(s.BubblePPWaitNs), Fraction: units.Percent(s.BubbleFraction), Ideal: units.Percent(s.IdealBubbleFraction),
 			Bottleneck: s.Stage == r.BottleneckStage,
 		}
 	}

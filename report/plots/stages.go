@@ -20,12 +20,19 @@ func exposed(axis string) stack {
 	return stack{palette.Exposed(axis), func(s result.StageStats) int64 { return s.ExposedNs[axis] }}
 }
 
-// The bubble includes time when only PP communication runs; the bar shows
-// the rest so that the layers do not count exposed PP twice.
+// stageStacks are the layers of a stage's bar, bottom up: compute, exposed
+// communication of the axes that are not pipeline, then the bubble split
+// as the findings split it: the PP transfer (exposed PP), the PP
+// send/recv waiting for its neighbour and the rest (idle, copies). The
+// exposed PP time outside those is not drawn: it is mostly the wait.
 var stageStacks = []stack{
 	{palette.Compute, func(s result.StageStats) int64 { return s.ComputeNs }},
-	exposed("TP"), exposed("PP"), exposed("DP"), exposed("CP"), exposed("EP"),
-	{palette.Bubble, func(s result.StageStats) int64 { return max(s.BubbleNs-s.ExposedNs["PP"], 0) }},
+	exposed("TP"), exposed("DP"), exposed("CP"), exposed("EP"),
+	{palette.PPExposed, func(s result.StageStats) int64 { return s.BubblePPTransferNs }},
+	{palette.PPWait, func(s result.StageStats) int64 { return s.BubblePPWaitNs }},
+	{palette.Bubble, func(s result.StageStats) int64 {
+		return max(s.BubbleNs-s.BubblePPWaitNs-s.BubblePPTransferNs, 0)
+	}},
 }
 
 // StageBars draws per-stage stacked bars of compute, exposed communication
@@ -57,9 +64,10 @@ func StageBars(r *result.Result) (Figure, bool) {
 	p.NominalX(stageNames(r)...)
 	return Figure{
 		Name: "stages", Title: "Per-stage breakdown",
-		Caption: "Mean over each stage's ranks of compute, exposed communication per axis and the bubble " +
-			"(time with only pipeline transfers or nothing running), per step. The tallest compute bar is the bottleneck stage.",
-		Width: 18 * vg.Centimeter, Height: 11 * vg.Centimeter, draw: withLegendRight(p, l, 3.4*vg.Centimeter),
+		Caption: "Mean over each stage's ranks of compute, exposed TP/DP communication and the bubble (time with only " +
+			"pipeline send/recv, copies or nothing running), per step. The bubble is split into its PP transfer (PP exposed), " +
+			"send/recv waiting for the neighbour (bubble: PP wait) and the rest. The tallest compute bar is the bottleneck stage.",
+		Width: 18 * vg.Centimeter, Height: 11 * vg.Centimeter, draw: withLegendRight(p, l, 4.2*vg.Centimeter),
 	}, true
 }
 

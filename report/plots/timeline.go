@@ -35,9 +35,10 @@ func Timeline(r *result.Result) (Figure, bool) {
 	return Figure{
 		Name: "timeline", Title: "Timeline of one step",
 		Caption: "Each row is a rank (or one rank per stage), its bars the step classified: compute, communication " +
-			"exposed (nothing computes under it) or overlapped (pale, under compute), memcpy, bubble and idle.",
+			"exposed (nothing computes under it) or overlapped (pale, under compute), memcpy, and the bubble: a pipeline " +
+			"send/recv waiting for its neighbour (bubble: PP wait) or nothing running; PP exposed is the transfer itself.",
 		Width: 26 * vg.Centimeter, Height: vg.Length(len(rows))*0.55*vg.Centimeter + 3.5*vg.Centimeter,
-		draw: withLegendRight(p, categoryLegend(g.present()), 3.6*vg.Centimeter),
+		draw: withLegendRight(p, categoryLegend(g.present()), 4.2*vg.Centimeter),
 	}, true
 }
 
