@@ -312,3 +312,31 @@ func TestWriteRejectsRaggedColumns(t *testing.T) {
 		t.Fatalf("want a column length error, got %v", err)
 	}
 }
+
+func TestEmptyAndEventlessRanks(t *testing.T) {
+	for _, withRanks := range []bool{false, true} {
+		tr := &model.Trace{}
+		if withRanks {
+			tr.AddRank(model.Rank{Rank: 0, LocalGPU: -1, Coord: model.UnknownCoord, Source: -1})
+			tr.AddRank(model.Rank{Rank: 5, LocalGPU: -1, Coord: model.UnknownCoord, Source: -1})
+			tr.AddEvent(model.NewEvent(0, model.KindCompute, tr.Names.Intern("k"), 1, 2))
+		}
+		dir := filepath.Join(t.TempDir(), "ds")
+		if err := Write(dir, tr, Manifest{}); err != nil {
+			t.Fatal(err)
+		}
+		got, m, err := Read(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diffDumps(t, dump(tr), dump(got))
+		if withRanks && (!slices.Equal(m.Ranks, []int32{0, 5}) || !slices.Equal(m.RankEvents, []int64{1, 0})) {
+			t.Fatalf("ranks %v counts %v", m.Ranks, m.RankEvents)
+		}
+		if withRanks {
+			if r5, _, err := ReadRanks(dir, []int32{5}); err != nil || r5.Events.Len() != 0 {
+				t.Fatalf("rank 5 has no events: %v, %v", r5, err)
+			}
+		}
+	}
+}

@@ -43,6 +43,7 @@ func readEvents(dir string, t *model.Trace, m Manifest, ranks []int32, withColls
 	t.Events.Grow(total)
 	for _, c := range chunks {
 		appendChunk(t, c)
+		c.ev = model.Events{} // let the collector free it while the rest are copied
 	}
 	if withColls {
 		rebuildCollectives(t, chunks)
