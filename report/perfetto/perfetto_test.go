@@ -8,6 +8,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/report/palette"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )
 
@@ -102,6 +103,32 @@ func TestBubblesAndFindings(t *testing.T) {
 	}
 	if bubbles < len(r.Timeline.Rows) || global != len(r.Findings) || perRank != 1 {
 		t.Errorf("%d bubble slices, %d global and %d rank findings", bubbles, global, perRank)
+	}
+}
+
+// TestPPWaitIsABubble: the classified track names the bubble's PP wait
+// as bubble and colours it as the palette does.
+func TestPPWaitIsABubble(t *testing.T) {
+	r := fixture.Result(fixture.Small())
+	var want int
+	for _, row := range r.Timeline.Rows {
+		for _, s := range row.Segments {
+			if s.Category == palette.PPWait {
+				want++
+			}
+		}
+	}
+	got := 0
+	for _, e := range export(t, r, nil) {
+		if e.Tid == classifiedTid && e.Args["category"] == palette.PPWait {
+			got++
+			if e.Name != "bubble: PP wait" || e.Args["colour"] != palette.Hex(palette.PPWait) {
+				t.Errorf("pp_wait slice named %q coloured %v", e.Name, e.Args["colour"])
+			}
+		}
+	}
+	if got != want || want == 0 {
+		t.Errorf("%d pp_wait slices, want %d", got, want)
 	}
 }
 

@@ -33,7 +33,7 @@ func addSegment(b *builder, row result.TimelineRow, s result.Segment, k *kernels
 	if axis := axisOf(s.Category); axis != "" {
 		labels["axis"] = []string{axis}
 	}
-	frames := []string{rankFrame(row.Rank), stageFrame(row.Stage), phase, palette.Label(s.Category)}
+	frames := append([]string{rankFrame(row.Rank), stageFrame(row.Stage), phase}, categoryFrames(s.Category)...)
 	shares := k.share(s)
 	var given int64
 	for _, sh := range shares {
@@ -43,25 +43,47 @@ func addSegment(b *builder, row result.TimelineRow, s result.Segment, k *kernels
 	b.add(s.EndNs-s.StartNs-given, labels, frames...)
 }
 
+// categoryFrames names a category's frames: the bubble's PP wait sits
+// under the bubble, so a flame graph shows the whole bubble as one frame.
+func categoryFrames(cat string) []string {
+	if cat == palette.PPWait {
+		return []string{palette.Label(palette.Bubble), "PP wait"}
+	}
+	return []string{palette.Label(cat)}
+}
+
 // axisOf returns the communication axis of a category, "" for none.
 func axisOf(cat string) string { return palette.Axis(cat) }
 
 // fromRanks attributes each rank's per-step averages when there is no
-// timeline: compute, exposed communication per axis, idle, and the rest of
-// the step as "other".
+// timeline: compute, exposed communication per axis (for PP, the bubble's
+// PP transfer), the bubble's PP wait, idle, and the rest of the step as
+// "other".
 func fromRanks(b *builder, r *result.Result) {
 	for _, rs := range r.Ranks {
 		labels := map[string][]string{"rank": {strconv.Itoa(rs.Rank)}, "stage": {strconv.Itoa(rs.PP)}}
 		frames := []string{rankFrame(rs.Rank), stageFrame(rs.PP), "step"}
-		used := rs.ComputeNs + rs.IdleNs
+		used := rs.ComputeNs + rs.IdleNs + rs.BubblePPWaitNs
 		b.add(rs.ComputeNs, labels, append(frames, palette.Label(palette.Compute))...)
 		for _, axis := range result.Axes {
-			ns := rs.ExposedNs[axis]
+			ns := exposedOutsideWait(rs, axis)
 			l := map[string][]string{"rank": labels["rank"], "stage": labels["stage"], "axis": {axis}}
 			b.add(ns, l, append(frames, palette.Label(palette.Exposed(axis)))...)
 			used += ns
 		}
+		pp := map[string][]string{"rank": labels["rank"], "stage": labels["stage"], "axis": {"PP"}}
+		b.add(rs.BubblePPWaitNs, pp, append(frames, categoryFrames(palette.PPWait)...)...)
 		b.add(rs.IdleNs, labels, append(frames, palette.Label(palette.Idle))...)
 		b.add(rs.StepNs-used, labels, append(frames, "other")...)
 	}
+}
+
+// exposedOutsideWait is a rank's exposed time of axis; for PP, when the
+// result splits the bubble, only the PP transfer in it (the wait for the
+// neighbour is bubble).
+func exposedOutsideWait(rs result.RankStats, axis string) int64 {
+	if axis == "PP" && rs.BubblePPWaitNs+rs.BubblePPTransferNs > 0 {
+		return rs.BubblePPTransferNs
+	}
+	return rs.ExposedNs[axis]
 }

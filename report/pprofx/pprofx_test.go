@@ -109,8 +109,11 @@ func TestLabelsAndPhases(t *testing.T) {
 		if f[3] == "TP exposed" && s.Label["axis"][0] != "TP" {
 			t.Errorf("TP sample labelled axis %v", s.Label["axis"])
 		}
-		if len(f) != 4 {
+		if len(f) != 4 && !(len(f) == 5 && f[3] == "bubble" && f[4] == "PP wait") {
 			t.Errorf("without a trace a stack has no kernel leaf: %v", f)
+		}
+		if len(f) == 5 && s.Label["axis"][0] != "PP" {
+			t.Errorf("PP wait sample labelled axis %v", s.Label["axis"])
 		}
 	}
 	for _, want := range []string{"forward", "backward", "other"} {
@@ -132,6 +135,56 @@ func TestWithoutTimelineUsesRankAverages(t *testing.T) {
 			t.Errorf("rank %s: %d ns, want step %d", rank, ns, r.StepNs)
 		}
 	}
+}
+
+// TestBubbleHoldsThePPWait: the bubble's PP wait is a frame under the
+// bubble, as long as the timeline's pp_wait segments, or without a
+// timeline the ranks' PP wait; exposed PP is only the transfer.
+func TestBubbleHoldsThePPWait(t *testing.T) {
+	r := fixture.Result(fixture.Small())
+	var segWait, segPP, wait, transfer int64
+	for _, row := range r.Timeline.Rows {
+		for _, s := range row.Segments {
+			switch s.Category {
+			case "pp_wait":
+				segWait += s.EndNs - s.StartNs
+			case "pp_exposed":
+				segPP += s.EndNs - s.StartNs
+			}
+		}
+	}
+	for _, rs := range r.Ranks {
+		wait, transfer = wait+rs.BubblePPWaitNs, transfer+rs.BubblePPTransferNs
+	}
+	checkBubbleFrames(t, r, segWait, segPP)
+	r.Timeline = nil
+	checkBubbleFrames(t, r, wait, transfer)
+}
+
+func checkBubbleFrames(t *testing.T, r *result.Result, wantWait, wantPP int64) {
+	t.Helper()
+	p, err := Profile(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait, pp := frameSums(p)
+	if wait != wantWait || pp != wantPP || wantWait == 0 {
+		t.Errorf("timeline %v: bubble/PP wait %d ns, PP exposed %d ns; want %d and %d", r.Timeline != nil, wait, pp, wantWait, wantPP)
+	}
+}
+
+// frameSums adds the samples under bubble/PP wait and under PP exposed.
+func frameSums(p *profile.Profile) (wait, pp int64) {
+	for _, s := range p.Sample {
+		f := frames(s)
+		if len(f) >= 5 && f[3] == "bubble" && f[4] == "PP wait" {
+			wait += s.Value[0]
+		}
+		if len(f) >= 4 && f[3] == "PP exposed" {
+			pp += s.Value[0]
+		}
+	}
+	return wait, pp
 }
 
 func TestEmptyResultIsAnError(t *testing.T) {
