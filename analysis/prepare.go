@@ -18,6 +18,7 @@ func classify(r *run) error {
 		return err
 	}
 	r.layout = l
+	r.res.Warnings = append(r.res.Warnings, l.Warnings...)
 	r.res.WorldSize = len(r.t.Ranks)
 	r.res.Layout = result.Layout{TP: l.TP, PP: max(l.PP, 1), DP: l.DP, CP: l.CP, EP: l.EP, Order: l.Order, By: l.By}
 	return nil
