@@ -48,13 +48,17 @@ func idealBubble(r *result.Result) string {
 	return units.Percent(r.Stages[0].IdealBubbleFraction)
 }
 
+// stageTable lists the stages: compute, the bubble (time, share, ideal)
+// and the exposed communication outside it; PP xfer is the bubble's PP
+// transfer, the rest of exposed PP is the bubble's wait for the neighbour.
 func stageTable(c *Common, r *result.Result) []string {
-	head := fmt.Sprintf("%-6s %10s %9s %9s %10s %10s %10s", "stage", "compute", "bubble", "ideal", "exp TP", "exp PP", "exp DP")
+	const format = "%-6s %9s %9s %7s %7s %8s %8s %8s"
+	head := fmt.Sprintf(format, "stage", "compute", "bubble", "share", "ideal", "exp TP", "PP xfer", "exp DP")
 	out := []string{c.Styles.Header.Render(head)}
 	for _, s := range r.Stages {
-		line := fmt.Sprintf("%-6d %10s %9s %9s %10s %10s %10s", s.Stage, units.Duration(s.ComputeNs),
-			units.Percent(s.BubbleFraction), units.Percent(s.IdealBubbleFraction),
-			units.Duration(s.ExposedNs["TP"]), units.Duration(s.ExposedNs["PP"]), units.Duration(s.ExposedNs["DP"]))
+		line := fmt.Sprintf(format, fmt.Sprint(s.Stage), units.Duration(s.ComputeNs), units.Duration(s.BubbleNs),
+			units.Percent(s.BubbleFraction), units.Percent(s.IdealBubbleFraction), units.Duration(s.ExposedNs["TP"]),
+			units.Duration(s.BubblePPTransferNs), units.Duration(s.ExposedNs["DP"]))
 		if s.Stage == r.BottleneckStage && len(r.Stages) > 1 {
 			line = c.Styles.Bad.Render(line + "  ◀ bottleneck")
 		}

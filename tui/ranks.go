@@ -21,7 +21,7 @@ var sortKeys = []struct {
 	{"compute", func(r result.RankStats) int64 { return r.ComputeNs }},
 	{"bubble", func(r result.RankStats) int64 { return r.BubbleNs }},
 	{"exposed TP", func(r result.RankStats) int64 { return r.ExposedNs["TP"] }},
-	{"exposed PP", func(r result.RankStats) int64 { return r.ExposedNs["PP"] }},
+	{"PP transfer", func(r result.RankStats) int64 { return r.BubblePPTransferNs }},
 	{"exposed DP", func(r result.RankStats) int64 { return r.ExposedNs["DP"] }},
 }
 
@@ -75,7 +75,7 @@ func (r *ranks) sorted() []result.RankStats {
 
 func (r *ranks) View() string {
 	head := fmt.Sprintf("  %-5s %-10s %-9s %9s %9s %8s %9s %9s %9s %10s", "rank", "host", "pp/dp/tp",
-		"step", "compute", "bubble", "exp TP", "exp PP", "exp DP", "offset")
+		"step", "compute", "bubble", "exp TP", "PP xfer", "exp DP", "offset")
 	lines := []string{r.c.Styles.Header.Render(head + "   sorted by " + sortKeys[r.sortBy].name)}
 	rows := r.sorted()
 	for i := r.top; i < len(rows) && i < r.top+max(r.h-2, 1); i++ {
@@ -91,7 +91,7 @@ func (r *ranks) line(x result.RankStats, selected bool) string {
 	}
 	s := fmt.Sprintf("%s%-5d %-10s %-9s %9s %9s %8s %9s %9s %9s %10s", mark, x.Rank, x.Host,
 		fmt.Sprintf("%d/%d/%d", x.PP, x.DP, x.TP), units.Duration(x.StepNs), units.Duration(x.ComputeNs),
-		units.Percent(x.BubbleFraction), units.Duration(x.ExposedNs["TP"]), units.Duration(x.ExposedNs["PP"]),
+		units.Percent(x.BubbleFraction), units.Duration(x.ExposedNs["TP"]), units.Duration(x.BubblePPTransferNs),
 		units.Duration(x.ExposedNs["DP"]), units.Duration(x.ClockOffsetNs))
 	switch {
 	case selected:

@@ -35,9 +35,11 @@ func DefaultStyles() Styles {
 func asColor(c color.RGBA) color.Color { return c }
 
 // glyphs draw a timeline category in one cell: full blocks for work,
-// capitals for exposed communication, lower case for overlapped.
+// capitals for exposed communication, lower case for overlapped, a dot for
+// the bubble, whether a PP send/recv waits in it for the neighbour
+// (pp_wait, pale) or nothing runs (vermillion).
 var glyphs = map[string]rune{
 	palette.Compute: '█', palette.TPExposed: 'T', palette.TP: 't', palette.PPExposed: 'P', palette.PP: 'p',
 	palette.DPExposed: 'D', palette.DP: 'd', palette.CPExposed: 'C', palette.CP: 'c', palette.EPExposed: 'E',
-	palette.EP: 'e', palette.Memcpy: 'm', palette.Bubble: '·', palette.Idle: ' ',
+	palette.EP: 'e', palette.Memcpy: 'm', palette.PPWait: '·', palette.Bubble: '·', palette.Idle: ' ',
 }

@@ -139,18 +139,21 @@ func dominant(m map[string]int64) string {
 
 func legend(c *Common) string {
 	var parts []string
-	for _, cat := range []string{palette.Compute, palette.TPExposed, palette.TP, palette.PPExposed, palette.PP, palette.DPExposed, palette.DP, palette.Bubble} {
+	for _, cat := range []string{palette.Compute, palette.TPExposed, palette.TP, palette.PPExposed, palette.PP, palette.DPExposed, palette.DP} {
 		parts = append(parts, c.Styles.Category[cat].Render(string(glyphs[cat]))+" "+cat)
 	}
+	parts = append(parts, c.Styles.Category[palette.PPWait].Render(string(glyphs[palette.PPWait]))+
+		c.Styles.Category[palette.Bubble].Render(string(glyphs[palette.Bubble]))+" bubble (PP wait, idle)")
 	return strings.Join(parts, "  ")
 }
 
 func (t *timeline) rankLine(rank int) string {
 	for _, r := range t.c.Res.Ranks {
 		if r.Rank == rank {
-			return fmt.Sprintf("rank %d (pp%d dp%d tp%d, %s GPU %d): compute %s · bubble %s · exposed TP %s PP %s DP %s",
-				r.Rank, r.PP, r.DP, r.TP, r.Host, r.LocalGPU, units.Duration(r.ComputeNs), units.Percent(r.BubbleFraction),
-				units.Duration(r.ExposedNs["TP"]), units.Duration(r.ExposedNs["PP"]), units.Duration(r.ExposedNs["DP"]))
+			return fmt.Sprintf("rank %d (pp%d dp%d tp%d, %s GPU %d): compute %s · bubble %s %s (PP wait %s) · exposed TP %s PP xfer %s DP %s",
+				r.Rank, r.PP, r.DP, r.TP, r.Host, r.LocalGPU, units.Duration(r.ComputeNs), units.Duration(r.BubbleNs),
+				units.Percent(r.BubbleFraction), units.Duration(r.BubblePPWaitNs),
+				units.Duration(r.ExposedNs["TP"]), units.Duration(r.BubblePPTransferNs), units.Duration(r.ExposedNs["DP"]))
 		}
 	}
 	return ""

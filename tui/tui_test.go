@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/palette"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )
 
@@ -129,5 +130,19 @@ func TestLoadErrorIsShown(t *testing.T) {
 	}
 	if _, cmd := m.Update(press("q")); cmd == nil || !bytes.Equal([]byte(fmt.Sprint(cmd())), []byte(fmt.Sprint(tea.Quit()))) {
 		t.Fatal("q must quit from the error screen")
+	}
+}
+
+// TestEveryCategoryHasAGlyph: each palette category draws as something,
+// and both parts of the bubble draw as a dot.
+func TestEveryCategoryHasAGlyph(t *testing.T) {
+	for _, c := range palette.Categories {
+		if _, ok := glyphs[c]; !ok {
+			t.Errorf("no glyph for %s", c)
+		}
+	}
+	if glyphs[palette.PPWait] != '·' || glyphs[palette.Bubble] != '·' || glyphs[palette.PPExposed] != 'P' {
+		t.Errorf("pp_wait %q, bubble %q, pp_exposed %q: want the bubble as dots, the transfer as P",
+			glyphs[palette.PPWait], glyphs[palette.Bubble], glyphs[palette.PPExposed])
 	}
 }
