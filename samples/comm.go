@@ -43,7 +43,7 @@ func (b *builder) p2p(o model.Op, peerStage int, sl slot, ph phase, mb, step int
 	if o == model.OpRecv {
 		k.src, k.dst, deps = peer, int32(b.r), [2]int32{-1, -1}
 	}
-	return b.addComm(o, k, sl, ph, mb, step, c.ActivationBytes, peer, deps)
+	return b.addComm(o, k, sl, ph, mb, step, b.sim.msgBytes(c.ActivationBytes, step, mb), peer, deps)
 }
 
 func (b *builder) addComm(o model.Op, k instKey, sl slot, ph phase, mb, step int32, bytes int64, peer int32, deps [2]int32) int32 {
@@ -65,9 +65,8 @@ func (b *builder) dpBuckets(n int, step int32, ph phase) {
 	if c.DistOptimizer {
 		o = model.OpReduceScatter
 	}
-	bytes := c.GradBytesPerLayer * int64(c.LayersPerStage) / int64(c.DPBuckets)
 	for range n {
-		b.lastDP = b.collective(o, b.sim.dpOf[b.r], slotDP, ph, -1, step, bytes)
+		b.lastDP = b.collective(o, b.sim.dpOf[b.r], slotDP, ph, -1, step, c.bucketBytes(b.done))
 		b.done++
 	}
 }
@@ -80,8 +79,8 @@ func (b *builder) optimizer(step int32) {
 		b.wait(b.lastDP)
 	}
 	base := c.OptimizerNs * int64(c.LayersPerStage)
-	b.compute(kernelSpec{normKern, "aten::_foreach_norm", 0.25, false}, base, phaseOpt, -1, step)
-	b.compute(kernelSpec{adamKern, "aten::_fused_adam_", 0.75, false}, base, phaseOpt, -1, step)
+	b.compute(kernelSpec{name: normKern, op: "aten::_foreach_norm", share: 0.25}, base, phaseOpt, -1, step)
+	b.compute(kernelSpec{name: adamKern, op: "aten::_fused_adam_", share: 0.75}, base, phaseOpt, -1, step)
 	if c.DistOptimizer && c.DP > 1 {
 		bytes := c.GradBytesPerLayer * int64(c.LayersPerStage) / 2
 		b.collective(model.OpAllGather, b.sim.dpOf[b.r], slotDP, phaseOpt, -1, step, bytes)

@@ -48,12 +48,16 @@ type Config struct {
 	Seed            int64     `json:"seed"`
 	Jitter          float64   `json:"jitter"` // relative σ of kernel durations and transfers
 
-	FwdLayerNs        int64   `json:"fwd_layer_ns"`         // forward compute of one layer for one microbatch
-	BwdRatio          float64 `json:"bwd_ratio"`            // backward = BwdRatio × forward
-	LossNs            int64   `json:"loss_ns"`              // loss on the last stage per microbatch (forward)
-	OptimizerNs       int64   `json:"optimizer_ns"`         // optimizer step per layer held
-	ActivationBytes   int64   `json:"activation_bytes"`     // TP all-reduce and PP message size
-	GradBytesPerLayer int64   `json:"grad_bytes_per_layer"` // DP gradient bytes per layer
+	FwdLayerNs        int64   `json:"fwd_layer_ns"`                // forward compute of one layer for one microbatch
+	BwdRatio          float64 `json:"bwd_ratio"`                   // backward = BwdRatio × forward
+	LossNs            int64   `json:"loss_ns"`                     // loss on the last stage per microbatch (forward)
+	OptimizerNs       int64   `json:"optimizer_ns"`                // optimizer step per layer held
+	ActivationBytes   int64   `json:"activation_bytes"`            // PP message per microbatch; TP message when the next two are 0
+	TPAttnBytes       int64   `json:"tp_attn_bytes,omitempty"`     // TP message of the attention block per microbatch
+	TPMLPBytes        int64   `json:"tp_mlp_bytes,omitempty"`      // TP message of the MLP block per microbatch
+	SeqParallel       bool    `json:"sequence_parallel,omitempty"` // TP reduce-scatter after, all-gather (of a 1/TP shard) before the parallel linears
+	TokenSpread       float64 `json:"token_spread,omitempty"`      // microbatch messages scale by 1 ± this (variable-length samples)
+	GradBytesPerLayer int64   `json:"grad_bytes_per_layer"`        // DP gradient bytes per layer
 	NVLinkAlphaNs     int64   `json:"nvlink_alpha_ns"`
 	NVLinkBps         float64 `json:"nvlink_bps"`
 	NetAlphaNs        int64   `json:"net_alpha_ns"`
@@ -73,8 +77,9 @@ func DefaultConfig() Config {
 		Schedule: Schedule1F1B, SlowRank: -1, SlowFactor: 1, GPUsPerHost: 8,
 		DPBuckets: 2, P2PMetadata: true, Descriptions: true, Steps: 4, FirstStep: 10,
 		Seed: 1, Jitter: 0.01, FwdLayerNs: 900_000, BwdRatio: 2, LossNs: 120_000,
-		OptimizerNs: 150_000, ActivationBytes: 8 << 20, GradBytesPerLayer: 200 << 20,
-		NVLinkAlphaNs: 8_000, NVLinkBps: 360e9, NetAlphaNs: 20_000, NetBps: 45e9,
+		OptimizerNs: 150_000, ActivationBytes: 8 << 20, TPAttnBytes: 6 << 20, TPMLPBytes: 10 << 20, TokenSpread: 0.25,
+		GradBytesPerLayer: 200 << 20,
+		NVLinkAlphaNs:     8_000, NVLinkBps: 360e9, NetAlphaNs: 20_000, NetBps: 45e9,
 		LaunchNs: 6_000, LaunchLatencyNs: 4_000, QueueDepth: 24, StepGapNs: 200_000, StartSkewNs: 40_000,
 		GPUName: "NVIDIA H100 80GB HBM3",
 	}
@@ -141,6 +146,9 @@ func (c *Config) validateTiming(bad func(string, ...any)) {
 	}
 	if c.Jitter < 0 || c.Jitter > 0.2 || c.MaxHostOffsetNs < 0 || c.StartSkewNs < 0 {
 		bad("jitter must be in [0, 0.2], the host offset bound and start skew >= 0")
+	}
+	if c.TokenSpread < 0 || c.TokenSpread > 0.9 || c.ActivationBytes < 0 || c.TPAttnBytes < 0 || c.TPMLPBytes < 0 {
+		bad("token spread must be in [0, 0.9] and message sizes >= 0")
 	}
 	if n := c.hosts(); len(c.HostOffsetsNs) > 0 && len(c.HostOffsetsNs) != n {
 		bad("%d host offsets for %d hosts", len(c.HostOffsetsNs), n)

@@ -48,40 +48,52 @@ const (
 	DPSyncName       = "grads-reduce"
 )
 
-// kernelSpec is one compute kernel of a layer: its name, its CPU op and its
-// share of the layer's forward (or backward) time.
+// block is the transformer block a TP collective belongs to.
+type block uint8
+
+const (
+	blockNone block = iota
+	blockAttn
+	blockMLP
+)
+
+// kernelSpec is one compute kernel of a layer: its name, its CPU op, its
+// share of the layer's forward (or backward) time, and the TP collectives
+// around it: after (a row-parallel output, or a column-parallel input
+// gradient: all-reduce, reduce-scatter with sequence parallelism) and before
+// (with sequence parallelism, the all-gather of a column-parallel input).
 type kernelSpec struct {
-	name, op string
-	share    float64
-	arAfter  bool // a TP all-reduce follows (row-parallel output, or its backward)
+	name, op      string
+	share         float64
+	before, after block
 }
 
 // fwdLayer is one transformer layer's forward: attention then MLP, each
-// ending in a row-parallel linear whose output is all-reduced over TP.
+// ending in a row-parallel linear whose output is reduced over TP.
 var fwdLayer = []kernelSpec{
-	{lnFwd, "aten::native_layer_norm", 0.04, false},
-	{gemmFwd, "aten::mm", 0.22, false},
-	{attnFwd, "FlashAttnFunc", 0.20, false},
-	{gemmFwd, "aten::mm", 0.10, true},
-	{lnFwd, "aten::native_layer_norm", 0.04, false},
-	{gemmFwd, "aten::mm", 0.20, false},
-	{geluFwd, "aten::gelu", 0.05, false},
-	{gemmFwd, "aten::mm", 0.15, true},
+	{lnFwd, "aten::native_layer_norm", 0.04, blockNone, blockNone},
+	{gemmFwd, "aten::mm", 0.22, blockAttn, blockNone},
+	{attnFwd, "FlashAttnFunc", 0.20, blockNone, blockNone},
+	{gemmFwd, "aten::mm", 0.10, blockNone, blockAttn},
+	{lnFwd, "aten::native_layer_norm", 0.04, blockNone, blockNone},
+	{gemmFwd, "aten::mm", 0.20, blockMLP, blockNone},
+	{geluFwd, "aten::gelu", 0.05, blockNone, blockNone},
+	{gemmFwd, "aten::mm", 0.15, blockNone, blockMLP},
 }
 
-// bwdLayer is a layer's backward: MLP then attention, with the all-reduces
+// bwdLayer is a layer's backward: MLP then attention, with the reductions
 // of the column-parallel input gradients.
 var bwdLayer = []kernelSpec{
-	{gemmDgrd, "aten::mm", 0.08, false},
-	{gemmWgrd, "aten::mm", 0.08, false},
-	{geluBwd, "aten::gelu_backward", 0.04, false},
-	{gemmDgrd, "aten::mm", 0.10, false},
-	{gemmWgrd, "aten::mm", 0.10, true},
-	{lnBwd, "aten::native_layer_norm_backward", 0.04, false},
-	{gemmDgrd, "aten::mm", 0.05, false},
-	{gemmWgrd, "aten::mm", 0.05, false},
-	{attnBwd, "FlashAttnFuncBackward", 0.28, false},
-	{gemmDgrd, "aten::mm", 0.08, false},
-	{gemmWgrd, "aten::mm", 0.06, true},
-	{lnBwd, "aten::native_layer_norm_backward", 0.04, false},
+	{gemmDgrd, "aten::mm", 0.08, blockMLP, blockNone},
+	{gemmWgrd, "aten::mm", 0.08, blockNone, blockNone},
+	{geluBwd, "aten::gelu_backward", 0.04, blockNone, blockNone},
+	{gemmDgrd, "aten::mm", 0.10, blockNone, blockNone},
+	{gemmWgrd, "aten::mm", 0.10, blockNone, blockMLP},
+	{lnBwd, "aten::native_layer_norm_backward", 0.04, blockNone, blockNone},
+	{gemmDgrd, "aten::mm", 0.05, blockAttn, blockNone},
+	{gemmWgrd, "aten::mm", 0.05, blockNone, blockNone},
+	{attnBwd, "FlashAttnFuncBackward", 0.28, blockNone, blockNone},
+	{gemmDgrd, "aten::mm", 0.08, blockNone, blockNone},
+	{gemmWgrd, "aten::mm", 0.06, blockNone, blockAttn},
+	{lnBwd, "aten::native_layer_norm_backward", 0.04, blockNone, blockNone},
 }

@@ -145,10 +145,20 @@ func (b *builder) nextStage() int { return (b.stage + 1) % b.sim.cfg.PP }
 
 // layer appends one layer's kernels and TP collectives.
 func (b *builder) layer(ks []kernelSpec, base int64, ph phase, mb, step int32) {
+	c := b.sim.cfg
+	tp := b.sim.tpOf[b.r]
 	for _, k := range ks {
+		if k.before != blockNone && c.SeqParallel && c.TP > 1 {
+			n := b.sim.tpBytes(k.before, step, mb) / int64(c.TP)
+			b.wait(b.collective(model.OpAllGather, tp, slotTP, ph, mb, step, n))
+		}
 		b.compute(k, base, ph, mb, step)
-		if k.arAfter && b.sim.cfg.TP > 1 {
-			b.wait(b.collective(model.OpAllReduce, b.sim.tpOf[b.r], slotTP, ph, mb, step, b.sim.cfg.ActivationBytes))
+		if k.after != blockNone && c.TP > 1 {
+			o := model.OpAllReduce
+			if c.SeqParallel {
+				o = model.OpReduceScatter
+			}
+			b.wait(b.collective(o, tp, slotTP, ph, mb, step, b.sim.tpBytes(k.after, step, mb)))
 		}
 	}
 }

@@ -43,12 +43,14 @@ type sim struct {
 	progs            [][]op
 	ranks            []rankState
 	hostOffsets      []int64
+	tokens           [][]float64 // per step and microbatch: token factor of its messages
 }
 
 func newSim(cfg *Config) *sim {
 	s := &sim{cfg: cfg, rng: rand.New(rand.NewPCG(uint64(cfg.Seed), 0x7a11)), instIdx: map[instKey]int32{}}
 	s.makeGroups()
 	s.hostOffsets = s.plantOffsets()
+	s.drawTokens()
 	return s
 }
 
