@@ -36,6 +36,17 @@ func analyzeScenario(t *testing.T, name string) (*samples.Job, *result.Result) {
 // (p−1)/(v·m+p−1), and every rank's bubble fraction within 0.01 of truth.
 func TestInterleavedRecoversTruth(t *testing.T) {
 	job, res := analyzeScenario(t, "interleaved")
+	checkInterleaved(t, job, res)
+}
+
+// TestInterleavedKineto: the same through the Kineto writer and ingest.Load.
+func TestInterleavedKineto(t *testing.T) {
+	job, _ := analyzeScenario(t, "interleaved")
+	checkInterleaved(t, job, analyzeKineto(t, job))
+}
+
+func checkInterleaved(t *testing.T, job *samples.Job, res *result.Result) {
+	t.Helper()
 	tr := job.Truth
 	if res.Schedule != samples.ScheduleInterleaved || res.VirtualStages != tr.VirtualStages || res.Microbatches != tr.Microbatches {
 		t.Errorf("schedule %q v=%d m=%d, want %q v=%d m=%d", res.Schedule, res.VirtualStages, res.Microbatches, tr.Schedule, tr.VirtualStages, tr.Microbatches)

@@ -34,6 +34,13 @@ func TestCutLastStepKineto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkCompleteSteps(t, job, analyzeKineto(t, job))
+}
+
+// analyzeKineto writes job with the Kineto writer, reads the files back
+// with ingest.Load and analyses them.
+func analyzeKineto(t *testing.T, job *samples.Job) *result.Result {
+	t.Helper()
 	dir := t.TempDir()
 	if err := kinetow.WriteDir(dir, job); err != nil {
 		t.Fatal(err)
@@ -46,7 +53,7 @@ func TestCutLastStepKineto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkCompleteSteps(t, job, res)
+	return res
 }
 
 func checkCompleteSteps(t *testing.T, job *samples.Job, res *result.Result) {
