@@ -40,7 +40,7 @@ func near1pct(got, want int64) bool {
 // bubble as the findings count it (all but the PP transfer) is the
 // bubble-like segments plus copies.
 func TestTimelineBubbleMatchesFigures(t *testing.T) {
-	for _, name := range []string{"default", "balanced-gpipe", "p2p-nometa"} {
+	for _, name := range []string{"default", "balanced-gpipe", "p2p-nometa", "dp-overlap", "interleaved"} {
 		t.Run(name, func(t *testing.T) {
 			r := analyzeRun(t, name)
 			k := r.representative()

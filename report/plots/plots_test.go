@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/report/palette"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )
 
@@ -102,4 +103,27 @@ func svg(t *testing.T, f Figure) []byte {
 		t.Fatalf("%s: not an SVG document", f.Name)
 	}
 	return buf.Bytes()
+}
+
+// TestStageBarsSplitTheBubble: the bubble layers of a stage's bar (PP
+// transfer, PP wait, the rest) add up to its bubble, and the PP wait is a
+// layer of its own.
+func TestStageBarsSplitTheBubble(t *testing.T) {
+	r := fixture.Result(fixture.Small())
+	for _, s := range r.Stages {
+		var sum, wait int64
+		for _, st := range stageStacks {
+			switch st.cat {
+			case palette.PPExposed, palette.PPWait, palette.Bubble:
+				sum += st.value(s)
+			}
+			if st.cat == palette.PPWait {
+				wait = st.value(s)
+			}
+		}
+		if sum != s.BubbleNs || wait != s.BubblePPWaitNs || wait == 0 {
+			t.Errorf("stage %d: bubble layers %d ns (PP wait %d), want the bubble %d (PP wait %d)",
+				s.Stage, sum, wait, s.BubbleNs, s.BubblePPWaitNs)
+		}
+	}
 }
