@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
@@ -158,4 +159,44 @@ func inside(wins [][2]int64, lo, hi int64) bool {
 		}
 	}
 	return false
+}
+
+// TestVariantsAreValidTraces runs the new generator options across shapes:
+// interleaved pipelines of 2 to 4 stages and 2 or 3 chunks (with DP overlap,
+// the distributed optimizer, sequence parallelism, a cut last step) must
+// simulate without deadlock and give valid traces.
+func TestVariantsAreValidTraces(t *testing.T) {
+	for _, v := range []struct{ pp, vs, m, dp int }{{2, 2, 4, 2}, {3, 3, 6, 1}, {4, 2, 4, 2}, {2, 3, 2, 1}} {
+		c := DefaultConfig()
+		c.PP, c.VirtualStages, c.Microbatches, c.DP, c.LayersPerStage = v.pp, v.vs, v.m, v.dp, 6
+		c.Schedule, c.DPOverlap, c.DistOptimizer, c.SeqParallel, c.CutLastStep, c.Steps = ScheduleInterleaved, true, v.dp > 1, v.pp != 3, v.pp == 4, 2
+		t.Run(fmt.Sprintf("pp%d-v%d-m%d-dp%d", v.pp, v.vs, v.m, v.dp), func(t *testing.T) {
+			j, err := Simulate(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := j.Trace.Validate(); err != nil {
+				t.Fatalf("Validate: %v", err)
+			}
+			checkCollectivesEndTogether(t, j)
+			checkStreamsSerial(t, j.Trace)
+			checkKernelsInsideSteps(t, j)
+			if n := dpBuckets(j.Trace, 0); v.dp > 1 && n != c.DPBuckets*c.Steps {
+				t.Errorf("rank 0 launched %d gradient buckets, want %d per step", n, c.DPBuckets)
+			}
+		})
+	}
+}
+
+// dpBuckets counts rank r's gradient reductions over its DP group.
+func dpBuckets(tr *model.Trace, r int32) int {
+	n := 0
+	lo, hi := tr.Events.RankRange(r)
+	for i := lo; i < hi; i++ {
+		c := tr.Events.Coll[i]
+		if c >= 0 && tr.Colls.Comm[c] >= 0 && tr.Comms[tr.Colls.Comm[c]].Desc == DescDP && tr.Colls.Op[c] != model.OpAllGather {
+			n++
+		}
+	}
+	return n
 }
