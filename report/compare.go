@@ -30,7 +30,8 @@ func (d Delta) Change() float64 {
 }
 
 // Compare lines up the figures the seed's performance gate keeps (§6.9):
-// step time, each stage's bubble, exposed time per axis and the slowest
+// step time, each stage's bubble, exposed time per axis (for PP, the
+// transfer: what the exposed-PP finding counts) and the slowest
 // stage's compute. A figure regresses when it grows by more than
 // threshold (0.05 = 5 %) and, for times, by more than 0.5 % of the base
 // step (so that tiny figures do not flap).
@@ -66,9 +67,19 @@ func meanExposed(r *result.Result, ax string) float64 {
 	}
 	var s int64
 	for _, rk := range r.Ranks {
-		s += rk.ExposedNs[ax]
+		s += exposedOf(rk, ax)
 	}
 	return float64(s) / float64(len(r.Ranks))
+}
+
+// exposedOf is a rank's exposed time of axis as the findings count it: for
+// PP, when the Result splits the bubble, only the PP transfer in it (the
+// wait for the neighbour is bubble, compared per stage).
+func exposedOf(rk result.RankStats, ax string) int64 {
+	if ax == "PP" && rk.BubblePPWaitNs+rk.BubblePPTransferNs > 0 {
+		return rk.BubblePPTransferNs
+	}
+	return rk.ExposedNs[ax]
 }
 
 func slowest(r *result.Result) float64 {

@@ -36,3 +36,22 @@ func TestCompareIgnoresTinyTimes(t *testing.T) {
 		t.Fatal("a 5 ms exposed DP time from 0 did not regress")
 	}
 }
+
+// TestCompareExposedPPIsTheTransfer: a longer wait for the neighbour is a
+// bubble change, not an exposed PP regression; a longer transfer is one.
+func TestCompareExposedPPIsTheTransfer(t *testing.T) {
+	base, cur := fixed(), fixed()
+	rank := func(wait, transfer int64) []result.RankStats {
+		return []result.RankStats{{Rank: 0, BubblePPWaitNs: wait, BubblePPTransferNs: transfer,
+			ExposedNs: map[string]int64{"PP": wait + transfer}}}
+	}
+	base.Ranks, cur.Ranks = rank(20e6, 1e6), rank(30e6, 1e6)
+	if n := CompareText(&bytes.Buffer{}, Compare(base, cur, 0.05)); n != 0 {
+		t.Fatal("10 ms more PP wait flagged as exposed PP")
+	}
+	cur.Ranks = rank(20e6, 5e6)
+	var b bytes.Buffer
+	if n := CompareText(&b, Compare(base, cur, 0.05)); n != 1 || !strings.Contains(b.String(), "exposed PP") {
+		t.Fatalf("4 ms more PP transfer not flagged:\n%s", b.String())
+	}
+}
