@@ -70,9 +70,10 @@ func runSamples(ctx context.Context, env *Env, args []string) error {
 type genFlags struct {
 	scenario, out, schedule, formats                          string
 	tp, pp, dp, micro, layers, slowRank, steps, gpus, buckets int
-	slowFactor                                                float64
+	virtual                                                   int
+	slowFactor, tokenSpread                                   float64
 	seed, maxOffset                                           int64
-	dpOverlap, distOpt, p2pMeta, descs                        bool
+	dpOverlap, distOpt, p2pMeta, descs, cut, seqPar           bool
 }
 
 // genFlagSet declares gen's flags.
@@ -82,7 +83,11 @@ func genFlagSet(env *Env) (*flag.FlagSet, *genFlags) {
 	fs.StringVar(&g.scenario, "scenario", "default", "named scenario to start from ('tpptrace samples list')")
 	fs.StringVar(&g.out, "o", "", "output directory (required)")
 	fs.StringVar(&g.formats, "formats", "kineto", "forms to write, comma-separated: "+strings.Join(genFormatNames(), ","))
-	fs.StringVar(&g.schedule, "schedule", "", "pipeline schedule: 1f1b or gpipe")
+	fs.StringVar(&g.schedule, "schedule", "", "pipeline schedule: 1f1b, gpipe or interleaved (with --virtual-stages)")
+	fs.IntVar(&g.virtual, "virtual-stages", 0, "interleaved schedule: model chunks per stage (v >= 2; m a multiple of pp)")
+	fs.BoolVar(&g.cut, "cut-last-step", false, "the capture ends half-way through the last step on the upper half of the ranks")
+	fs.BoolVar(&g.seqPar, "seq-parallel", false, "sequence parallelism: TP reduce-scatter + all-gather instead of all-reduce")
+	fs.Float64Var(&g.tokenSpread, "token-spread", 0, "microbatch message sizes vary by 1 ± this (0..0.9)")
 	fs.IntVar(&g.tp, "tp", 0, "tensor-parallel size")
 	fs.IntVar(&g.pp, "pp", 0, "pipeline-parallel size (stages)")
 	fs.IntVar(&g.dp, "dp", 0, "data-parallel size")
@@ -168,6 +173,14 @@ func (g *genFlags) apply(cfg *samples.Config, name string) {
 		cfg.P2PMetadata = g.p2pMeta
 	case "descriptions":
 		cfg.Descriptions = g.descs
+	case "virtual-stages":
+		cfg.VirtualStages = g.virtual
+	case "cut-last-step":
+		cfg.CutLastStep = g.cut
+	case "seq-parallel":
+		cfg.SeqParallel = g.seqPar
+	case "token-spread":
+		cfg.TokenSpread = g.tokenSpread
 	}
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,5 +82,28 @@ func TestSamplesGenUnknownFormat(t *testing.T) {
 	code, _, stderr := execCLI(t, "samples", "gen", "--formats", "kineto,pcap", "-o", t.TempDir())
 	if code != ExitUsage || !strings.Contains(stderr, `unknown format "pcap"`) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestSamplesGenScheduleFlags(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := execCLI(t, "samples", "gen", "--scenario", "balanced-1f1b", "--tp", "1", "--dp", "1",
+		"--schedule", "interleaved", "--virtual-stages", "2", "--cut-last-step", "--seq-parallel", "-o", dir)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "job.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg samples.Config
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Schedule != "interleaved" || cfg.VirtualStages != 2 || !cfg.CutLastStep || !cfg.SeqParallel {
+		t.Fatalf("flags not applied: %+v", cfg)
+	}
+	if code, _, _ := execCLI(t, "samples", "gen", "--schedule", "interleaved", "--virtual-stages", "3", "-o", t.TempDir()); code == ExitOK {
+		t.Fatal("v=3 does not divide the default job's layers per stage: gen must reject it")
 	}
 }
