@@ -80,8 +80,9 @@ func (t *timeline) View() string {
 	}
 	from, to := t.window(tl)
 	cells := max(t.w-labelWidth, 10)
-	lines := []string{fmt.Sprintf("step %d · %s … %s of %s · zoom ×%d", tl.Iteration,
-		units.Duration(from-tl.StartNs), units.Duration(to-tl.StartNs), units.Duration(tl.EndNs-tl.StartNs), t.zoom)}
+	lines := []string{fmt.Sprintf("step %d (%s; mean step %s) · showing %s … %s · zoom ×%d", tl.Iteration,
+		units.Duration(tl.EndNs-tl.StartNs), units.Duration(t.c.Res.StepNs),
+		units.Duration(from-tl.StartNs), units.Duration(to-tl.StartNs), t.zoom)}
 	visible := max(t.h-4, 1)
 	for i := t.top; i < len(tl.Rows) && i < t.top+visible; i++ {
 		lines = append(lines, t.rowLine(tl.Rows[i], i == t.row, from, to, cells))
