@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tpptrace/tpptrace/samples/shared"
+
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
@@ -130,7 +132,7 @@ func TestLoadCachedReusesUntilInputsChange(t *testing.T) {
 }
 
 func TestLoadSharedDLRM(t *testing.T) {
-	dir := sharedTraces(t, "param_dlrm_8rank")
+	dir := shared.Dir(t, "traces", "kineto", "param_dlrm_8rank")
 	tr, err := Load(context.Background(), []string{dir}, source.Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -142,25 +144,6 @@ func TestLoadSharedDLRM(t *testing.T) {
 	if comm != 8*8 { // 5 all_to_all (SendRecv) + 3 all_reduce per rank
 		t.Errorf("%d NCCL kernels, want 64", comm)
 	}
-}
-
-func sharedTraces(t *testing.T, set string) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	p := filepath.Join(dir, "..", "shared", "traces", "kineto", set)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared traces absent: %v", err)
-	}
-	return p
 }
 
 func TestFileCacheIsNotReadAsInput(t *testing.T) {

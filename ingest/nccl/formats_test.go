@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/shared"
+
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
@@ -32,7 +34,7 @@ func formatNamed(name string) source.Format {
 }
 
 func TestSniffRealSamples(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "traces", "nccl")
+	dir := filepath.Join(shared.Dir(t), "traces", "nccl")
 	cases := map[string]string{
 		"Timez-zx_nccl-tests__nccl.log":                                             "nccl-log",
 		"pha-Z_nccl__example_profiler_trace_p2p_ring_4rank_nccl2.28.json.txt":       "nccl-profiler",
@@ -52,7 +54,7 @@ func TestSniffRealSamples(t *testing.T) {
 }
 
 func TestReadProfilerSample(t *testing.T) {
-	p := filepath.Join(sharedDir(t), "traces", "nccl", "pha-Z_nccl__example_profiler_trace_p2p_ring_4rank_nccl2.28.json.txt")
+	p := filepath.Join(shared.Dir(t), "traces", "nccl", "pha-Z_nccl__example_profiler_trace_p2p_ring_4rank_nccl2.28.json.txt")
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Skipf("sample absent: %v", err)

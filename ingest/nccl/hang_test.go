@@ -5,11 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
 func frDir(t *testing.T, scenario string) string {
 	t.Helper()
-	dir := filepath.Join(sharedDir(t), "traces", "nccl", "NVIDIA_nvidia-resiliency-ext__fr_traces", scenario)
+	dir := filepath.Join(shared.Dir(t), "traces", "nccl", "NVIDIA_nvidia-resiliency-ext__fr_traces", scenario)
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("real Flight Recorder dumps absent: %v", err)
 	}
@@ -52,20 +54,5 @@ func TestHangMatchesReferenceOutput(t *testing.T) {
 				t.Errorf("got\n%q\nwant\n%q\nfindings:\n%s", got.String(), want, all.String())
 			}
 		})
-	}
-}
-
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
 	}
 }

@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
 func realLog(t *testing.T, name string) (string, []byte) {
 	t.Helper()
-	p := filepath.Join(sharedDir(t), "traces", "nccl", name)
+	p := filepath.Join(shared.Dir(t), "traces", "nccl", name)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Skipf("real NCCL log absent: %v", err)

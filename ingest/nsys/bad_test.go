@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/shared"
+
 	"github.com/ncruces/go-sqlite3"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
@@ -112,7 +114,7 @@ func TestRankSources(t *testing.T) {
 func TestRankMapWhenNothingElseNamesTheRank(t *testing.T) {
 	// A real single-process export: no RANK in its environment, no rank in
 	// its name; --rank-map decides.
-	path := sharedDir(t, "traces", "nsys", "NVIDIA-Fuser_report1.sqlite")
+	path := shared.Dir(t, "traces", "nsys", "NVIDIA-Fuser_report1.sqlite")
 	tr, err := Read(context.Background(), []string{path}, source.Options{RankMap: map[string]int32{"NVIDIA-Fuser_report1.sqlite": 6}})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/shared"
+
 	"github.com/ncruces/go-sqlite3"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
@@ -32,7 +34,7 @@ func sqlCount(t *testing.T, path, query string) int {
 const gpuPIDs = `(SELECT globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL UNION SELECT globalPid FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION SELECT globalPid FROM CUPTI_ACTIVITY_KIND_MEMSET)`
 
 func TestRealExportCounts(t *testing.T) {
-	path := sharedDir(t, "traces", "nsys", "NVIDIA-Fuser_report1.sqlite")
+	path := shared.Dir(t, "traces", "nsys", "NVIDIA-Fuser_report1.sqlite")
 	tr, err := Read(context.Background(), []string{path}, source.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -7,12 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/shared"
+
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 )
 
 func TestRealRepWithoutNsys(t *testing.T) {
-	path := sharedDir(t, "traces", "nsys", "NVIDIA-Fuser_report1.nsys-rep")
+	path := shared.Dir(t, "traces", "nsys", "NVIDIA-Fuser_report1.nsys-rep")
 	t.Setenv("PATH", t.TempDir())
 	err := readErr(t, path)
 	want := "nsys export --type sqlite --output " + path + ".sqlite " + path

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
 // jsonLike turns decoded values into what encoding/json produces, so that
@@ -115,7 +117,7 @@ func TestTruncatedAndMalformed(t *testing.T) {
 }
 
 func TestRealFlightRecorderDump(t *testing.T) {
-	p := filepath.Join(sharedDir(t), "traces", "nccl", "NVIDIA_nvidia-resiliency-ext__fr_traces", "gpu_error_1st", "_dump_12")
+	p := filepath.Join(shared.Dir(t), "traces", "nccl", "NVIDIA_nvidia-resiliency-ext__fr_traces", "gpu_error_1st", "_dump_12")
 	f, err := os.Open(p)
 	if err != nil {
 		t.Skipf("real dump absent: %v", err)
@@ -129,20 +131,6 @@ func TestRealFlightRecorderDump(t *testing.T) {
 	// 27 entries and version 2.9: counted with pickletools (27 'record_id' keys).
 	if m["version"] != "2.9" || len(m["entries"].([]any)) != 27 {
 		t.Errorf("version %v, %d entries", m["version"], len(m["entries"].([]any)))
-	}
-}
-
-func sharedDir(t *testing.T) string {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
 	}
 }
 

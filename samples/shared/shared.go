@@ -1,0 +1,44 @@
+// Package shared locates the project's shared reference data — the real
+// public traces in ../shared/traces beside the repository — for
+// conformance tests, and skips a test when that folder is absent (the
+// project builds and tests without it).
+package shared
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Dir returns ../shared/<elem...> relative to the repository root (the
+// nearest parent of the working directory holding go.mod), or skips tb
+// with a message when it is absent.
+func Dir(tb testing.TB, elem ...string) string {
+	tb.Helper()
+	root, ok := repoRoot()
+	if !ok {
+		tb.Skip("repository root (go.mod) not found")
+	}
+	p := filepath.Join(append([]string{root, "..", "shared"}, elem...)...)
+	if _, err := os.Stat(p); err != nil {
+		tb.Skipf("shared data %s is absent (%v): skipping the conformance test", p, err)
+	}
+	return p
+}
+
+func repoRoot() (string, bool) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", false
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
