@@ -42,6 +42,9 @@ func decodeColumns(pf *parquet.File, r int32, capacity int, withColls bool) (*ch
 	if err := c.finish(kindIDs, &kindNames, r); err != nil {
 		return nil, err
 	}
+	if n := int64(c.ev.Len()); n != pf.NumRows() {
+		return nil, fmt.Errorf("the footer says %d rows, the pages hold %d", pf.NumRows(), n)
+	}
 	return c, cc.collect(c)
 }
 
