@@ -14,7 +14,7 @@ func diagnoseStep(r *run) error {
 	blame := diagnose.BlameOf(&r.tm, n, r.inSteps)
 	r.res.SlowRanks = diagnose.SlowRanks(r.res, blame)
 	r.res.Comms = diagnose.Comms(r.t, &r.tm, n, r.inSteps)
-	in := diagnose.Inputs{ImbalanceGainNs: gain, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep()}
+	in := diagnose.Inputs{ImbalanceGainNs: gain, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep(), Arrivals: r.arrivals()}
 	for _, p := range r.layout.Problems {
 		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Summary: p.Summary, Ranks: p.Ranks})
 	}

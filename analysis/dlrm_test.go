@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis"
@@ -81,5 +82,42 @@ func TestSampledTwoRankSetIsAligned(t *testing.T) {
 	res := analyzeShared(t, "hta_trace_filter_2rank")
 	if res.Clock.Method != "collective-end" || res.Clock.Matched < 3 || res.Clock.ResidualNs > 100_000 {
 		t.Fatalf("clock %+v; want collective-end, ≥ 3 instances, residual ≤ 100 µs", res.Clock)
+	}
+}
+
+// TestDLRMNamesLateRank: on the DLRM set rank 7 arrives last at 5 of the
+// 8 collectives, its GPU idle before them and its compute no slower than
+// its peers': a late rank. The wait it causes moves from the exposed DP
+// finding to the late-rank finding, and the two add up to the exposed DP.
+func TestDLRMNamesLateRank(t *testing.T) {
+	res := analyzeShared(t, "param_dlrm_8rank")
+	var late, dp result.Finding
+	for _, f := range res.Findings {
+		switch f.Kind {
+		case result.KindLateRank:
+			if late.Kind != "" {
+				t.Errorf("second late rank %+v", f)
+			}
+			late = f
+		case result.KindExposedDP:
+			dp = f
+		}
+	}
+	if len(late.Ranks) != 1 || late.Ranks[0] != 7 {
+		t.Fatalf("late-rank finding %+v, want rank 7", late)
+	}
+	var exposed int64
+	for _, r := range res.Ranks {
+		exposed += r.ExposedNs["DP"]
+	}
+	exposed /= int64(len(res.Ranks))
+	if d := late.CostNs + dp.CostNs - exposed; d < -10 || d > 10 || late.CostNs < exposed/10 {
+		t.Errorf("late %d + exposed DP %d ns, want the exposed DP %d with a real share for the late rank", late.CostNs, dp.CostNs, exposed)
+	}
+	ev := strings.Join(late.Evidence, "; ")
+	for _, want := range []string{"arrives last at 5 of the 8 DP collectives", "its host launches them late", "too little to explain"} {
+		if !strings.Contains(ev, want) {
+			t.Errorf("evidence %q lacks %q", ev, want)
+		}
 	}
 }

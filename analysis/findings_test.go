@@ -70,6 +70,9 @@ func TestFindingsShareLostTime(t *testing.T) {
 			var total int64
 			for _, f := range res.Findings {
 				total += f.CostNs
+				if f.Kind == result.KindLateRank {
+					t.Errorf("late rank named where every rank launches on time: %+v", f)
+				}
 			}
 			if total > res.StepNs {
 				t.Errorf("findings cost %d ns per step, more than the step %d ns: %+v", total, res.StepNs, res.Findings)

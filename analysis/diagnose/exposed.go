@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -61,7 +62,13 @@ func bubbleExcess(res *result.Result) string {
 	return fmt.Sprintf("%s per step of it is above the ideal: stages waiting for a slower stage or rank, which the imbalance and slow-rank findings would also recover", dur(excess))
 }
 
-func exposedFinding(res *result.Result, ax string, slowWaits map[int32]map[string]int64) []result.Finding {
+// waitClaims are the exposed waits that the slow-rank and late-rank
+// findings claim, per rank and axis, summed over the waiting members, per step.
+type waitClaims struct {
+	slow, late map[int32]map[string]int64
+}
+
+func exposedFinding(res *result.Result, ax string, claims waitClaims) []result.Finding {
 	exposed, _ := meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs[ax] })
 	if exposed <= 0 {
 		return nil
@@ -73,7 +80,7 @@ func exposedFinding(res *result.Result, ax string, slowWaits map[int32]map[strin
 	if ax == "PP" {
 		ppShare(res, &f, exposed, xfer)
 	} else {
-		axisShare(res, &f, ax, exposed, xfer, slowWaits)
+		axisShare(res, &f, ax, exposed, xfer, claims)
 	}
 	if f.CostNs <= 0 {
 		return nil
@@ -109,29 +116,38 @@ func ppShare(res *result.Result, f *result.Finding, exposed, xfer int64) {
 }
 
 // axisShare: an exposed collective costs its exposed time less the wait
-// for named slow ranks, which their finding claims.
-func axisShare(res *result.Result, f *result.Finding, ax string, exposed, xfer int64, slowWaits map[int32]map[string]int64) {
+// for named slow and late ranks, which their findings claim.
+func axisShare(res *result.Result, f *result.Finding, ax string, exposed, xfer int64, claims waitClaims) {
 	wait := exposed
 	if hasSplit(res) {
 		wait = max(exposed-xfer, 0)
 	}
-	var slow int64
-	var who []string
-	for _, s := range res.SlowRanks {
-		if w := slowWaits[int32(s.Rank)][ax]; w > 0 {
-			slow += w
-			who = append(who, fmt.Sprint(s.Rank))
-		}
-	}
-	slow = min(slow/int64(max(len(res.Ranks), 1)), wait)
-	f.CostNs = exposed - slow
+	slow, slowWho := claimed(res, claims.slow, ax, wait)
+	late, lateWho := claimed(res, claims.late, ax, wait-slow)
+	f.CostNs = exposed - slow - late
 	_, f.Ranks = meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs[ax] })
 	f.Summary = fmt.Sprintf("exposed %s communication: %s per step not hidden under compute", ax, dur(f.CostNs))
 	if hasSplit(res) {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("of the %s exposed: %s waiting for the last member to arrive, %s transferring", dur(exposed), dur(wait), dur(xfer)))
 	}
 	if slow > 0 {
-		f.Evidence = append(f.Evidence, fmt.Sprintf("%s of that wait (mean over ranks) is for slow rank %s, counted under the slow-rank finding",
-			dur(slow), strings.Join(slices.Compact(who), ", ")))
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%s of that wait (mean over ranks) is for slow rank %s, counted under the slow-rank finding", dur(slow), slowWho))
 	}
+	if late > 0 {
+		f.Evidence = append(f.Evidence, fmt.Sprintf("%s of that wait (mean over ranks) is for late rank %s, which arrives last without computing more, counted under the late-rank finding", dur(late), lateWho))
+	}
+}
+
+// claimed is the mean over ranks of the waits on axis ax that the ranks of
+// waits claim, capped at limit, and who they are ("3, 5").
+func claimed(res *result.Result, waits map[int32]map[string]int64, ax string, limit int64) (int64, string) {
+	var sum int64
+	var who []string
+	for _, rk := range slices.Sorted(maps.Keys(waits)) {
+		if w := waits[rk][ax]; w > 0 {
+			sum += w
+			who = append(who, fmt.Sprint(rk))
+		}
+	}
+	return min(sum/int64(max(len(res.Ranks), 1)), max(limit, 0)), strings.Join(who, ", ")
 }

@@ -32,6 +32,9 @@ type Inputs struct {
 	// communication findings leave it out.
 	SlowWaitNs map[int32]map[string]int64
 	GPULines   map[int]string // per rank, what its GPU did (GPU samples), for gpu_throttle
+	// Arrivals are, per rank and axis, how it arrived at its groups'
+	// collectives: the late-rank finding judges them (LateRanks).
+	Arrivals []Arrival
 }
 
 // Problem is a topology problem found by the layout step.
@@ -47,9 +50,12 @@ type Problem struct {
 func Findings(res *result.Result, in Inputs) []result.Finding {
 	var fs []result.Finding
 	fs = append(fs, bubbleFinding(res)...)
+	late := LateRanks(res, in.Arrivals)
+	claims := waitClaims{slow: in.SlowWaitNs, late: lateWaits(late)}
 	for _, ax := range []string{"TP", "PP", "DP", "CP", "EP", "other"} {
-		fs = append(fs, exposedFinding(res, ax, in.SlowWaitNs)...)
+		fs = append(fs, exposedFinding(res, ax, claims)...)
 	}
+	fs = append(fs, lateFindings(res, late)...)
 	fs = append(fs, imbalanceFinding(res, in.ImbalanceGainNs)...)
 	fs = append(fs, slowFindings(res, in.SlowWaitNs)...)
 	fs = append(fs, PairNotes(res, in.Blame)...)

@@ -103,3 +103,14 @@ func BenchmarkUnion(b *testing.B) {
 		_ = Subtract(Union(x, y), y)
 	}
 }
+
+func TestGapBefore(t *testing.T) {
+	s := Normalize([]Interval{{10, 20}, {30, 40}, {50, 60}})
+	for _, c := range []struct{ t, want int64 }{
+		{5, -1}, {10, -1}, {15, 0}, {20, 0}, {25, 5}, {30, 10}, {35, 0}, {50, 10}, {70, 10},
+	} {
+		if got := s.GapBefore(c.t); got != c.want {
+			t.Errorf("GapBefore(%d) = %d, want %d", c.t, got, c.want)
+		}
+	}
+}

@@ -170,6 +170,7 @@ const (
 	KindTopology    = "topology"
 	KindGPUThrottle = "gpu_throttle"
 	KindRankPair    = "rank_pair_difference" // two ranks doing the same work differ; too few for a slow-rank score
+	KindLateRank    = "late_rank"            // arrives last at its collectives without computing more: its host launches them late
 )
 
 // CommStats summarizes one communicator.
