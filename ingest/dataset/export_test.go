@@ -1,0 +1,7 @@
+package dataset
+
+// Test helpers shared with the external conformance tests.
+var (
+	Dump      = dump
+	DiffDumps = diffDumps
+)
