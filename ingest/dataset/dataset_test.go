@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
@@ -207,6 +209,7 @@ func TestBadInput(t *testing.T) {
 		{"truncated table", func(t *testing.T, dir string) { truncate(t, filepath.Join(dir, commsFile)) }, []string{commsFile}, nil},
 		{"garbage events", func(t *testing.T, dir string) { garble(t, EventsPath(dir, 1)) }, []string{"rank=00001.parquet"}, nil},
 		{"newer schema", func(t *testing.T, dir string) { setVersion(t, dir, SchemaVersion+1) }, []string{ManifestFile, "newer"}, ErrNewerSchema},
+		{"newer file", func(t *testing.T, dir string) { newerFile(t, filepath.Join(dir, ranksFile)) }, []string{ranksFile, "newer"}, ErrNewerSchema},
 		{"bad manifest", func(t *testing.T, dir string) { os.WriteFile(filepath.Join(dir, ManifestFile), []byte("{"), 0o644) }, []string{ManifestFile}, nil},
 	}
 	for _, c := range cases {
@@ -338,5 +341,15 @@ func TestEmptyAndEventlessRanks(t *testing.T) {
 				t.Fatalf("rank 5 has no events: %v, %v", r5, err)
 			}
 		}
+	}
+}
+
+// newerFile rewrites a rank table with a newer schema version in its
+// key-value metadata.
+func newerFile(t *testing.T, path string) {
+	t.Helper()
+	opts := writeOptions("test", ranksFile)
+	if err := writeFile(path, []rankRow{{Rank: 0}}, opts, parquet.KeyValueMetadata(metaSchemaVersion, "2")); err != nil {
+		t.Fatal(err)
 	}
 }
