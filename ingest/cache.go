@@ -111,8 +111,13 @@ func cacheRoot(first, given string) string {
 	return dir
 }
 
-// writable reports whether dir exists or can be made, and takes files.
+// writable reports whether dir exists or can be made, and takes files. A
+// parent without write bits counts as read-only even for root, so that
+// shared, read-only trace folders are never written into.
 func writable(dir string) bool {
+	if st, err := os.Stat(filepath.Dir(dir)); err == nil && st.Mode().Perm()&0o222 == 0 {
+		return false
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return false
 	}
