@@ -55,8 +55,9 @@ func (b *builder) addComm(o model.Op, k instKey, sl slot, ph phase, mb, step int
 		deps: deps, inst: b.sim.instance(k, bytes, o), seq: k.seq, coll: o, peer: peer, micro: mb, step: step})
 }
 
-// dpBuckets appends the next n gradient buckets over the DP group.
-func (b *builder) dpBuckets(n int, step int32, ph phase) {
+// dpBuckets appends the next n gradient buckets over the DP group; mb is
+// the microbatch whose backward launches them (overlapped), else -1.
+func (b *builder) dpBuckets(n int, step int32, ph phase, mb int32) {
 	c := b.sim.cfg
 	if c.DP < 2 {
 		return
@@ -66,7 +67,7 @@ func (b *builder) dpBuckets(n int, step int32, ph phase) {
 		o = model.OpReduceScatter
 	}
 	for range n {
-		b.lastDP = b.collective(o, b.sim.dpOf[b.r], slotDP, ph, -1, step, c.bucketBytes(b.done))
+		b.lastDP = b.collective(o, b.sim.dpOf[b.r], slotDP, ph, mb, step, c.bucketBytes(b.done))
 		b.done++
 	}
 }

@@ -34,6 +34,8 @@ type Config struct {
 	StageScale      []float64 `json:"stage_scale,omitempty"`    // per-stage compute multiplier; missing entries are 1
 	SlowRank        int       `json:"slow_rank"`                // -1: none
 	SlowFactor      float64   `json:"slow_factor"`              // the slow rank's kernels take this many times longer
+	LateRank        int       `json:"late_rank,omitempty"`      // with LateNs > 0: this rank's host launches each DP collective late
+	LateNs          int64     `json:"late_ns,omitempty"`        // before each DP collective, LateRank's host waits for its GPU, then stalls this long
 	GPUsPerHost     int       `json:"gpus_per_host"`
 	HostOffsetsNs   []int64   `json:"host_offsets_ns,omitempty"` // planted clock offset per host; when empty, drawn in ±MaxHostOffsetNs
 	MaxHostOffsetNs int64     `json:"max_host_offset_ns"`
@@ -101,6 +103,9 @@ func (c *Config) Validate() error {
 	c.validateSchedule(bad)
 	if c.SlowRank < -1 || c.SlowRank >= c.World() || c.SlowFactor <= 0 {
 		bad("slow rank %d (factor %g) is outside the world of %d ranks", c.SlowRank, c.SlowFactor, c.World())
+	}
+	if c.LateNs < 0 || c.LateNs > 0 && (c.LateRank < 0 || c.LateRank >= c.World()) {
+		bad("late rank %d (late by %d ns) is outside the world of %d ranks", c.LateRank, c.LateNs, c.World())
 	}
 	if c.CutLastStep && c.Steps < 2 {
 		bad("a cut last step needs steps >= 2 (got %d)", c.Steps)

@@ -25,6 +25,7 @@ var Scenarios = []Scenario{
 	{"p2p-nometa", "TP2 PP4 DP1, batched p2p: send/recv kernels carry no metadata; no group descriptions", p2pNoMeta},
 	{"interleaved", "TP2 PP4 DP1, m=8, interleaved 1F1B with v=2 model chunks per stage (4 layers each): ideal bubble (p−1)/(v·m+p−1)", interleaved},
 	{"cut-last-step", "TP2 PP4 DP2, m=8, 4 steps; the capture ends half-way through the last step on ranks 8–15: truth lists the 3 complete steps", cutLastStep},
+	{"late-rank", "TP2 PP1 DP4, no pipeline: rank 5's host syncs and stalls 1.5 ms before each of its 4 DP gradient buckets, so its DP peers wait for it", lateRank},
 	{"big-64", "TP4 PP4 DP4 (64 ranks, 8 hosts), 3 steps, distributed optimizer (reduce-scatter + all-gather), for benchmarks", big64},
 }
 
@@ -109,5 +110,12 @@ func interleaved() Config {
 func cutLastStep() Config {
 	c := DefaultConfig()
 	c.CutLastStep = true
+	return c
+}
+
+func lateRank() Config {
+	c := DefaultConfig()
+	c.PP, c.DP, c.DPBuckets = 1, 4, 4
+	c.LateRank, c.LateNs = 5, 1_500_000
 	return c
 }

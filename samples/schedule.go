@@ -74,7 +74,7 @@ func (b *builder) buildStep(step int32) {
 		}
 	}
 	if !c.DPOverlap {
-		b.dpBuckets(c.DPBuckets, step, phaseDP)
+		b.dpBuckets(c.DPBuckets, step, phaseDP, -1)
 	}
 	b.optimizer(step)
 	b.add(op{class: classSync, slot: slotCompute, phase: phaseSync, kernel: syncName, inst: -1, peer: -1, micro: -1, step: step,
@@ -119,11 +119,11 @@ func (b *builder) backward(ps pass, step int32, last bool) {
 	for l := range layers {
 		b.layer(bwdLayer, bwd, phaseBwd, mb, step)
 		if last && c.DPOverlap && ((l+1)%per == 0 || l == layers-1) && b.done < c.DPBuckets {
-			b.dpBuckets(1, step, phaseBwd)
+			b.dpBuckets(1, step, phaseBwd, mb)
 		}
 	}
 	if last && c.DPOverlap {
-		b.dpBuckets(c.DPBuckets-b.done, step, phaseBwd)
+		b.dpBuckets(c.DPBuckets-b.done, step, phaseBwd, mb)
 	}
 	if b.stage > 0 || ch > 0 {
 		b.p2p(model.OpSend, b.prevStage(), slotSendPrev, phaseBwd, mb, step)

@@ -13,6 +13,7 @@ type rankState struct {
 	cpuEnd    []int64
 	stepStart []int64 // window start of each step
 	stepEnd   []int64
+	stalled   bool // the late rank's host stall before the current op is done
 }
 
 const (
@@ -78,6 +79,9 @@ func (s *sim) advance(r int) bool {
 			st.cpu += s.cfg.StepGapNs
 		}
 		ready, ok := s.ready(st, o)
+		if ok && s.lateOp(r, o) && !st.stalled {
+			ready, ok = s.stall(st, o)
+		}
 		if !ok {
 			if st.pc == 0 || prog[st.pc-1].step != o.step {
 				st.cpu -= s.cfg.StepGapNs
@@ -139,6 +143,7 @@ func (s *sim) cpuCost(o *op) int64 {
 // run executes op o of rank r starting at ready.
 func (s *sim) run(r int, st *rankState, o *op, ready int64) {
 	i := st.pc
+	st.stalled = false
 	st.cpuStart[i] = s.launchAt(st)
 	switch o.class {
 	case classSync:

@@ -12,7 +12,7 @@ import (
 type Truth struct {
 	Config          Config       `json:"config"`
 	WorldSize       int          `json:"world_size"`
-	Schedule        string       `json:"schedule"` // "1f1b", "gpipe", "interleaved"
+	Schedule        string       `json:"schedule"` // "1f1b", "gpipe", "interleaved"; "none" when PP = 1
 	Microbatches    int          `json:"microbatches"`
 	VirtualStages   int          `json:"virtual_stages,omitempty"` // model chunks per stage, interleaved only
 	Steps           []int        `json:"steps"`                    // ProfilerStep numbers that are complete on every rank
@@ -22,6 +22,7 @@ type Truth struct {
 	BottleneckStage int          `json:"bottleneck_stage"`
 	StageImbalance  float64      `json:"stage_imbalance"` // max stage compute / mean stage compute
 	SlowRank        int          `json:"slow_rank"`       // -1 when none was planted
+	LateRank        int          `json:"late_rank"`       // rank whose host launches its DP collectives late; -1 when none
 	IdealBubble     float64      `json:"ideal_bubble_fraction"`
 	TP              int          `json:"tp"`
 	PP              int          `json:"pp"`
@@ -67,13 +68,19 @@ var truthAxes = [nAxes]model.Axis{model.AxisTP, model.AxisPP, model.AxisDP}
 func (s *sim) truth() Truth {
 	c := s.cfg
 	t := Truth{Config: *c, WorldSize: c.World(), Schedule: c.Schedule, Microbatches: c.Microbatches,
-		SlowRank: -1, TP: c.TP, PP: c.PP, DP: c.DP,
+		SlowRank: -1, LateRank: -1, TP: c.TP, PP: c.PP, DP: c.DP,
 		IdealBubble: float64(c.PP-1) / float64(c.chunks()*c.Microbatches+c.PP-1)}
 	if c.chunks() > 1 {
 		t.VirtualStages = c.chunks()
 	}
+	if c.PP == 1 {
+		t.Schedule = "none"
+	}
 	if c.SlowRank >= 0 && c.SlowFactor > 1 {
 		t.SlowRank = c.SlowRank
+	}
+	if c.LateNs > 0 {
+		t.LateRank = c.LateRank
 	}
 	for k := range c.truthSteps() {
 		t.Steps = append(t.Steps, c.FirstStep+k)

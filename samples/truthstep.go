@@ -22,7 +22,11 @@ func (s *sim) stepFigures(r int, k int32) stepFigures {
 			lastFwd = max(lastFwd, sp.hi)
 		}
 	}
-	return figures(byClass, lo, hi, firstBwd, lastFwd)
+	f := figures(byClass, lo, hi, firstBwd, lastFwd)
+	if s.cfg.PP == 1 { // no pipeline: no fill or drain, the bubble (idle) is all steady
+		f.fillDrain = 0
+	}
+	return f
 }
 
 // figures measures one window given the GPU spans of each class.
