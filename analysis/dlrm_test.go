@@ -115,7 +115,7 @@ func TestDLRMNamesLateRank(t *testing.T) {
 		t.Errorf("late %d + exposed DP %d ns, want the exposed DP %d with a real share for the late rank", late.CostNs, dp.CostNs, exposed)
 	}
 	ev := strings.Join(late.Evidence, "; ")
-	for _, want := range []string{"arrives last at 5 of the 8 DP collectives", "its host launches them late", "too little to explain"} {
+	for _, want := range []string{"arrives last at 5 of the 8 DP collectives", "its host launches them late", "does not explain the lateness"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("evidence %q lacks %q", ev, want)
 		}

@@ -42,8 +42,11 @@ func arrivalLines(res *result.Result, l LateRank, a Arrival) []string {
 	lines := []string{
 		fmt.Sprintf("it arrives last at %d of the %d %s collectives of its groups (%s), a median %s after the second latest member",
 			a.Last, a.Instances, a.Axis, opCounts(a.Ops), dur(lat)),
-		fmt.Sprintf("its peers wait for it %s per step (mean over ranks; %s summed over them): %s of their exposed wait in these collectives, the rest is for other members",
+		fmt.Sprintf("its peers wait for it %s per step (mean over ranks; %s summed over them): %s of their exposed wait in these collectives",
 			dur(a.CausedNs/int64(max(len(res.Ranks), 1))), dur(a.CausedNs), pct(share(a.CausedNs, a.PeerWaitNs))),
+	}
+	if s := share(a.CausedNs, a.PeerWaitNs); s < 0.95 {
+		lines[1] += fmt.Sprintf("; the other %s is their wait until the second latest member arrives", pct(1-s))
 	}
 	switch {
 	case gap < 0:
@@ -59,8 +62,12 @@ func lateComputeLine(l LateRank) string {
 	if l.Peers == 0 {
 		return fmt.Sprintf("its compute is %s per step; no peer does the same work to compare", dur(l.Rank.ComputeNs))
 	}
-	return fmt.Sprintf("its compute is %s per step, %+.1f %% against its %d peers' median %s: too little to explain the lateness",
-		dur(l.Rank.ComputeNs), 100*(float64(l.Rank.ComputeNs)/float64(max(l.PeerNs, 1))-1), l.Peers, dur(l.PeerNs))
+	d, side := float64(l.Rank.ComputeNs)/float64(max(l.PeerNs, 1))-1, "above"
+	if d < 0 {
+		d, side = -d, "below"
+	}
+	return fmt.Sprintf("its compute, %s per step, is %.1f %% %s its %d peers' median (%s): it does not explain the lateness",
+		dur(l.Rank.ComputeNs), 100*d, side, l.Peers, dur(l.PeerNs))
 }
 
 // opCounts lists "DP all_to_all 4, DP all_reduce 1", most frequent first.
