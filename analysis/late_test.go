@@ -55,3 +55,23 @@ func TestLateRankScenario(t *testing.T) {
 		t.Errorf("late rank costs %d ns per step, want about %d", late.CostNs, perStep)
 	}
 }
+
+// TestNoPipelineNoBubbleFinding: without a pipeline (the late-rank
+// scenario, PP = 1) the idle time is no bubble: no bubble or exposed-PP
+// finding, no stage imbalance, and the stage's ideal bubble is 0.
+func TestNoPipelineNoBubbleFinding(t *testing.T) {
+	job := simulate(t, "late-rank")
+	r := runOn(t, job.Trace)
+	if r.res.Layout.PP != 1 || len(r.res.Stages) != 1 || r.res.Stages[0].IdealBubbleFraction != 0 {
+		t.Fatalf("layout %+v, stages %+v: want PP 1, one stage, no ideal bubble", r.res.Layout, r.res.Stages)
+	}
+	for _, f := range r.res.Findings {
+		switch f.Kind {
+		case result.KindBubble, result.KindExposedPP, result.KindImbalance:
+			t.Errorf("finding %+v in a job without a pipeline", f)
+		}
+	}
+	if r.res.Stages[0].BubbleNs <= 0 {
+		t.Errorf("stage bubble (idle) %d ns: the late rank's stalls leave idle time", r.res.Stages[0].BubbleNs)
+	}
+}

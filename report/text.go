@@ -43,8 +43,8 @@ func header(res *result.Result) string {
 	if res.VirtualStages > 1 {
 		sched += fmt.Sprintf(" v=%d", res.VirtualStages)
 	}
-	return fmt.Sprintf("%d ranks · TP%d PP%d DP%d (%s, by %s) · schedule %s · step %s (%d steps)",
-		res.WorldSize, l.TP, l.PP, l.DP, l.Order, l.By, sched, units.Duration(res.StepNs), len(res.Iterations))
+	return fmt.Sprintf("%d ranks · TP%d PP%d DP%d (%s, by %s) · schedule %s · step %s (%s)",
+		res.WorldSize, l.TP, l.PP, l.DP, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step"))
 }
 
 // stageTable writes one line per stage: compute, the bubble (ms, share of
@@ -54,6 +54,10 @@ func header(res *result.Result) string {
 // time in which a send/recv waits for its neighbour is bubble, not listed
 // again.
 func stageTable(w io.Writer, res *result.Result) {
+	if res.Layout.PP <= 1 && len(res.Stages) == 1 {
+		idleTable(w, res)
+		return
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "stage\tranks\tcompute ms\tfwd ms\tbwd ms\tbubble ms\tbubble\tideal\texp TP ms\tPP xfer ms\texp DP ms\t")
 	for _, s := range res.Stages {

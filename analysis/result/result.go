@@ -120,6 +120,12 @@ type GPUStats struct {
 }
 
 // StageStats is one pipeline stage, averaged over its ranks and steps.
+//
+// Without a pipeline (layout PP = 1) there is one stage holding every
+// rank; its BubbleNs and BubbleFraction (like the ranks' bubble fields)
+// are then idle time: the GPU runs neither compute nor communication
+// (copies at most). IdealBubbleFraction is 0, no pipeline_bubble finding is
+// made, and the text report shows the column as "idle".
 type StageStats struct {
 	Stage               int              `json:"stage"`
 	Ranks               []int            `json:"ranks"`
