@@ -14,18 +14,20 @@ type commAcc struct {
 	count        int
 	time, bytes  int64
 	sizes, times []float64
+	links        map[linkKey]*sizeTimes
 }
 
 // Comms summarizes every communicator over the kept instances, per step,
 // with an α-β fit of transfer time against message size (seed §6.10).
 func Comms(t *model.Trace, tm *measure.Timings, steps int, keep func(in *measure.Timing) bool) []result.CommStats {
 	acc := make([]commAcc, len(t.Comms))
+	hosts := hostsOf(t)
 	for i := range tm.Inst {
 		in := &tm.Inst[i]
 		if in.Comm < 0 || int(in.Comm) >= len(acc) || !keep(in) {
 			continue
 		}
-		acc[in.Comm].add(t, tm, in)
+		acc[in.Comm].add(t, tm, in, linkOf(tm, in, hosts))
 	}
 	steps = max(steps, 1)
 	var out []result.CommStats
@@ -37,7 +39,7 @@ func Comms(t *model.Trace, tm *measure.Timings, steps int, keep func(in *measure
 	return out
 }
 
-func (a *commAcc) add(t *model.Trace, tm *measure.Timings, in *measure.Timing) {
+func (a *commAcc) add(t *model.Trace, tm *measure.Timings, in *measure.Timing, lk linkKey) {
 	a.count++
 	var sum int64
 	for _, m := range tm.Members[in.First : in.First+in.N] {
@@ -48,6 +50,14 @@ func (a *commAcc) add(t *model.Trace, tm *measure.Timings, in *measure.Timing) {
 		a.bytes += in.Bytes
 		a.sizes = append(a.sizes, float64(in.Bytes))
 		a.times = append(a.times, float64(in.Transfer))
+		if a.links == nil {
+			a.links = map[linkKey]*sizeTimes{}
+		}
+		if a.links[lk] == nil {
+			a.links[lk] = &sizeTimes{}
+		}
+		st := a.links[lk]
+		st.sizes, st.times = append(st.sizes, float64(in.Bytes)), append(st.times, float64(in.Transfer))
 	}
 }
 
@@ -63,7 +73,10 @@ func (a *commAcc) stats(t *model.Trace, c, steps int) result.CommStats {
 		}
 	}
 	s.Hosts = len(hosts)
-	s.AlphaNs, s.BetaNsPerByte = fitAlphaBeta(a.sizes, a.times)
+	s.Links = linkFits(a.links)
+	if len(s.Links) > 0 {
+		s.AlphaNs, s.BetaNsPerByte = s.Links[0].AlphaNs, s.Links[0].BetaNsPerByte
+	}
 	stride := max(1, len(a.sizes)/maxPoints)
 	for i := 0; i < len(a.sizes); i += stride {
 		s.Points = append(s.Points, result.SizeTime{Bytes: int64(a.sizes[i]), TimeNs: int64(a.times[i])})

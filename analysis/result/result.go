@@ -179,7 +179,10 @@ const (
 	KindLateRank    = "late_rank"            // arrives last at its collectives without computing more: its host launches them late
 )
 
-// CommStats summarizes one communicator.
+// CommStats summarizes one communicator. AlphaNs and BetaNsPerByte are the
+// α-β fit of its dominant class of transfers in Links (the one with the
+// most instances; intra-host on a tie), so that a group spread over hosts
+// does not mix NVLink and network transfers in one fit.
 type CommStats struct {
 	ID            string     `json:"id"`
 	Name          string     `json:"name,omitempty"`
@@ -192,7 +195,18 @@ type CommStats struct {
 	Bytes         int64      `json:"bytes"`            // per step
 	AlphaNs       float64    `json:"alpha_ns"`         // fitted latency per message
 	BetaNsPerByte float64    `json:"beta_ns_per_byte"` // fitted time per byte
+	Links         []LinkFit  `json:"links,omitempty"`  // α-β fit per link class and op
 	Points        []SizeTime `json:"points,omitempty"` // message size vs transfer time samples
+}
+
+// LinkFit is the least-squares fit transfer = α + β·bytes of one class of
+// a communicator's instances: one op over one link class.
+type LinkFit struct {
+	Link          string  `json:"link"` // "intra-host" (all members on one host), "inter-host", "unknown" (a member's host is not named)
+	Op            string  `json:"op"`   // "all_reduce", ...; "send_recv" for point-to-point transfers
+	Count         int     `json:"count"`
+	AlphaNs       float64 `json:"alpha_ns"`
+	BetaNsPerByte float64 `json:"beta_ns_per_byte"`
 }
 
 // SizeTime is one collective instance: message size and transfer time.
