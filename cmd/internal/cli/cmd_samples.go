@@ -70,9 +70,9 @@ func runSamples(ctx context.Context, env *Env, args []string) error {
 type genFlags struct {
 	scenario, out, schedule, formats                          string
 	tp, pp, dp, micro, layers, slowRank, steps, gpus, buckets int
-	virtual                                                   int
+	virtual, lateRank                                         int
 	slowFactor, tokenSpread                                   float64
-	seed, maxOffset                                           int64
+	seed, maxOffset, lateNs                                   int64
 	dpOverlap, distOpt, p2pMeta, descs, cut, seqPar           bool
 }
 
@@ -85,6 +85,8 @@ func genFlagSet(env *Env) (*flag.FlagSet, *genFlags) {
 	fs.StringVar(&g.formats, "formats", "kineto", "forms to write, comma-separated: "+strings.Join(genFormatNames(), ","))
 	fs.StringVar(&g.schedule, "schedule", "", "pipeline schedule: 1f1b, gpipe or interleaved (with --virtual-stages)")
 	fs.IntVar(&g.virtual, "virtual-stages", 0, "interleaved schedule: model chunks per stage (v >= 2; m a multiple of pp)")
+	fs.IntVar(&g.lateRank, "late-rank", 0, "rank whose host launches each collective late (-1: none)")
+	fs.Int64Var(&g.lateNs, "late-ns", 0, "how late the --late-rank launches its collectives, ns")
 	fs.BoolVar(&g.cut, "cut-last-step", false, "the capture ends half-way through the last step on the upper half of the ranks")
 	fs.BoolVar(&g.seqPar, "seq-parallel", false, "sequence parallelism: TP reduce-scatter + all-gather instead of all-reduce")
 	fs.Float64Var(&g.tokenSpread, "token-spread", 0, "microbatch message sizes vary by 1 ± this (0..0.9)")
@@ -181,6 +183,10 @@ func (g *genFlags) apply(cfg *samples.Config, name string) {
 		cfg.SeqParallel = g.seqPar
 	case "token-spread":
 		cfg.TokenSpread = g.tokenSpread
+	case "late-rank":
+		cfg.LateRank = g.lateRank
+	case "late-ns":
+		cfg.LateNs = g.lateNs
 	}
 }
 
