@@ -100,7 +100,7 @@ func addComm(p *plot.Plot, c result.CommStats, outlier bool, axis string, lo, hi
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}
 		p.Add(sc)
 	}
-	line, err := plotter.NewLine(fitLine(c, lo, hi))
+	line, err := plotter.NewLine(fitLine(c.AlphaNs, c.BetaNsPerByte, lo, hi))
 	if err != nil {
 		return
 	}
@@ -110,6 +110,24 @@ func addComm(p *plot.Plot, c result.CommStats, outlier bool, axis string, lo, hi
 		p.Legend.Add(fmt.Sprintf("%s: %s, α %s", cmpName(c), units.Rate(1e9/c.BetaNsPerByte), units.Duration(int64(c.AlphaNs))), line)
 	}
 	p.Add(line)
+	addInterHost(p, c, lo, hi)
+}
+
+// addInterHost draws the fits of the communicator's transfers that cross
+// hosts, dashed, so that a group running over the network instead of
+// NVLink shows as a second, steeper line.
+func addInterHost(p *plot.Plot, c result.CommStats, lo, hi float64) {
+	for _, l := range c.Links {
+		if l.Link != "inter-host" || l.Count < 2 || l.BetaNsPerByte <= 0 {
+			continue
+		}
+		line, err := plotter.NewLine(fitLine(l.AlphaNs, l.BetaNsPerByte, lo, hi))
+		if err != nil {
+			continue
+		}
+		line.Color, line.Width, line.Dashes = palette.Color(palette.Idle), vg.Points(0.8), []vg.Length{vg.Points(3), vg.Points(2)}
+		p.Add(line)
+	}
 }
 
 func cmpName(c result.CommStats) string {
@@ -120,11 +138,11 @@ func cmpName(c result.CommStats) string {
 }
 
 // fitLine is α + β·x over [lo, hi] bytes, in µs.
-func fitLine(c result.CommStats, lo, hi float64) plotter.XYs {
+func fitLine(alphaNs, betaNsPerByte, lo, hi float64) plotter.XYs {
 	var out plotter.XYs
 	for i := range 9 {
 		x := lo * pow(hi/lo, float64(i)/8)
-		if y := (c.AlphaNs + c.BetaNsPerByte*x) / 1e3; y > 0 {
+		if y := (alphaNs + betaNsPerByte*x) / 1e3; y > 0 {
 			out = append(out, plotter.XY{X: x, Y: y})
 		}
 	}

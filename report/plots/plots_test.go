@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )
@@ -125,5 +126,29 @@ func TestStageBarsSplitTheBubble(t *testing.T) {
 			t.Errorf("stage %d: bubble layers %d ns (PP wait %d), want the bubble %d (PP wait %d)",
 				s.Stage, sum, wait, s.BubbleNs, s.BubblePPWaitNs)
 		}
+	}
+}
+
+// TestCommFitsDrawInterHostLinksDashed: a communicator whose transfers
+// cross hosts gets a second, dashed fit line for them.
+func TestCommFitsDrawInterHostLinksDashed(t *testing.T) {
+	pts := []result.SizeTime{{Bytes: 4 << 20, TimeNs: 30_000}, {Bytes: 8 << 20, TimeNs: 50_000}, {Bytes: 8 << 20, TimeNs: 200_000}}
+	c := result.CommStats{ID: "pp0", Axis: "PP", AlphaNs: 10_000, BetaNsPerByte: 0.005, Points: pts}
+	render := func(links []result.LinkFit) string {
+		c.Links = links
+		f, ok := CommFits(&result.Result{Comms: []result.CommStats{c}})
+		if !ok {
+			t.Fatal("no comms figure")
+		}
+		var b bytes.Buffer
+		if err := f.Render(&b, "svg"); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	without := strings.Count(render(nil), "stroke-dasharray")
+	with := strings.Count(render([]result.LinkFit{{Link: "inter-host", Op: "send_recv", Count: 12, AlphaNs: 20_000, BetaNsPerByte: 0.02}}), "stroke-dasharray")
+	if with <= without {
+		t.Fatalf("an inter-host fit must add a dashed line: %d dashed paths with it, %d without", with, without)
 	}
 }
