@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/shared"
+
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/kineto"
 	"github.com/tpptrace/tpptrace/ingest/source"
@@ -15,7 +17,7 @@ import (
 // and no collective both ranks were matched in, so neither a slow rank nor
 // a pair note may come out of it.
 func TestTwoRankSetNamesNoSlowRank(t *testing.T) {
-	dir := sharedDir(t, "traces", "kineto", "hta_trace_filter_2rank")
+	dir := shared.Dir(t, "traces", "kineto", "hta_trace_filter_2rank")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json.gz"))
 	tr, err := kineto.Read(context.Background(), files, source.Options{})
 	if err != nil {

@@ -8,30 +8,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/shared"
+
 	"github.com/tpptrace/tpptrace/ingest/kineto"
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
-
-// sharedDir returns ../shared/<rel> beside the repository root, or skips.
-func sharedDir(t *testing.T, rel ...string) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root not found")
-		}
-		dir = parent
-	}
-	p := filepath.Join(append([]string{dir, "..", "shared"}, rel...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s absent: skipping the HTA parity test", p)
-	}
-	return p
-}
 
 // oracle is the part of run_hta.py's output the parity test reads.
 type oracle struct {
@@ -60,7 +41,7 @@ func closeTo(got, want float64) bool {
 }
 
 func TestHTAParity(t *testing.T) {
-	kdir := sharedDir(t, "traces", "kineto")
+	kdir := shared.Dir(t, "traces", "kineto")
 	for _, c := range []struct{ set, oracle string }{
 		{"hta_trace_filter_2rank", "hta_trace_filter_2rank"},
 		{"param_dlrm_8rank", "param_dlrm_8rank"},
@@ -105,7 +86,7 @@ func TestHTAParity(t *testing.T) {
 }
 
 func TestDLRMWithoutPipelineIsDiagnosed(t *testing.T) {
-	dir := sharedDir(t, "traces", "kineto", "param_dlrm_8rank")
+	dir := shared.Dir(t, "traces", "kineto", "param_dlrm_8rank")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	tr, err := kineto.Read(context.Background(), files, source.Options{})
 	if err != nil {

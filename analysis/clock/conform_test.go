@@ -2,10 +2,11 @@ package clock_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/samples/shared"
 
 	"github.com/tpptrace/tpptrace/analysis/clock"
 	"github.com/tpptrace/tpptrace/analysis/layout"
@@ -74,7 +75,7 @@ func abs(x int64) int64 {
 // TestAlignOnRealDLRM: without collective metadata nothing can be matched;
 // Align must say so and leave every offset at 0 rather than guess.
 func TestAlignOnRealDLRM(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t, "traces", "kineto", "param_dlrm_8rank"), "*.json"))
+	files, _ := filepath.Glob(filepath.Join(shared.Dir(t, "traces", "kineto", "param_dlrm_8rank"), "*.json"))
 	tr, err := kineto.Read(context.Background(), files, source.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -101,26 +102,4 @@ func BenchmarkMatchAlignBig64(b *testing.B) {
 	for b.Loop() {
 		clock.Align(j.Trace, clock.Match(j.Trace))
 	}
-}
-
-func sharedDir(t testing.TB, elem ...string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	p := filepath.Join(append([]string{dir, "..", "shared"}, elem...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared data %s is absent: %v", p, err)
-	}
-	return p
 }

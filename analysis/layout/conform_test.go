@@ -2,10 +2,11 @@ package layout_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/samples/shared"
 
 	"github.com/tpptrace/tpptrace/analysis/layout"
 	"github.com/tpptrace/tpptrace/ingest/kineto"
@@ -41,7 +42,7 @@ func TestInferOnGeneratedJobs(t *testing.T) {
 // TestInferOnRealDLRM: 8 DLRM ranks whose process groups carry no
 // description and whose kernels carry no collective metadata.
 func TestInferOnRealDLRM(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t, "traces", "kineto", "param_dlrm_8rank"), "*.json"))
+	files, _ := filepath.Glob(filepath.Join(shared.Dir(t, "traces", "kineto", "param_dlrm_8rank"), "*.json"))
 	tr, err := kineto.Read(context.Background(), files, source.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +62,7 @@ func TestInferOnRealDLRM(t *testing.T) {
 // rank's kernels and names no process group. Both ranks go to the
 // inferred DP world; rank 1's sequence differs, which a warning says.
 func TestInferOnSampledHTA(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t, "traces", "kineto", "hta_trace_filter_2rank"), "*.json.gz"))
+	files, _ := filepath.Glob(filepath.Join(shared.Dir(t, "traces", "kineto", "hta_trace_filter_2rank"), "*.json.gz"))
 	tr, err := kineto.Read(context.Background(), files, source.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -73,30 +74,6 @@ func TestInferOnSampledHTA(t *testing.T) {
 	if len(tr.Comms) != 1 || tr.Comms[0].ID != layout.WorldID || tr.Comms[0].Axis != model.AxisDP || len(tr.Comms[0].Members) != 2 {
 		t.Errorf("comms %+v; want the inferred DP world of 2", tr.Comms)
 	}
-}
-
-// sharedDir returns ../shared/<elem...> beside the repository root, or
-// skips the test when it is absent.
-func sharedDir(t testing.TB, elem ...string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	p := filepath.Join(append([]string{dir, "..", "shared"}, elem...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared data %s is absent: %v", p, err)
-	}
-	return p
 }
 
 func BenchmarkInferBig64(b *testing.B) {

@@ -2,10 +2,11 @@ package steps_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/samples/shared"
 
 	"github.com/tpptrace/tpptrace/analysis/layout"
 	"github.com/tpptrace/tpptrace/analysis/steps"
@@ -90,7 +91,7 @@ func simulate(tb testing.TB, name string) *samples.Job {
 
 // TestFindOnRealDLRM: one ProfilerStep (#10) per rank, its GPU work inside.
 func TestFindOnRealDLRM(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t, "traces", "kineto", "param_dlrm_8rank"), "*.json"))
+	files, _ := filepath.Glob(filepath.Join(shared.Dir(t, "traces", "kineto", "param_dlrm_8rank"), "*.json"))
 	tr, err := kineto.Read(context.Background(), files, source.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -110,26 +111,4 @@ func BenchmarkFindBig64(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-func sharedDir(t testing.TB, elem ...string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	p := filepath.Join(append([]string{dir, "..", "shared"}, elem...)...)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared data %s is absent: %v", p, err)
-	}
-	return p
 }

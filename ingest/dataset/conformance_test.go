@@ -2,9 +2,10 @@ package dataset_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/samples/shared"
 
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/dataset"
@@ -12,35 +13,10 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
-// sharedTraces returns ../shared/traces relative to the module root, or
-// skips the test when it is absent.
-func sharedTraces(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	traces := filepath.Join(dir, "..", "shared", "traces")
-	if _, err := os.Stat(traces); err != nil {
-		t.Skipf("shared traces absent (%v); conformance test skipped", err)
-	}
-	return traces
-}
-
 // TestRealTracesRoundTrip reads real Kineto traces, stores them as a
 // dataset and reads them back whole and one rank at a time.
 func TestRealTracesRoundTrip(t *testing.T) {
-	root := sharedTraces(t)
+	root := shared.Dir(t, "traces")
 	for _, name := range []string{"param_dlrm_8rank", "hta_nccl_data_rank0of2"} {
 		t.Run(name, func(t *testing.T) {
 			files, _ := filepath.Glob(filepath.Join(root, "kineto", name, "*.json*"))

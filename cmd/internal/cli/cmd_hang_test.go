@@ -5,29 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
-func frScenario(t *testing.T, name string) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	p := filepath.Join(dir, "..", "shared", "traces", "nccl", "NVIDIA_nvidia-resiliency-ext__fr_traces", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real Flight Recorder dumps absent: %v", err)
-	}
-	return p
-}
-
 func TestHangPrintsReferenceAndExits3(t *testing.T) {
-	dir := frScenario(t, "gpu_error_1st")
+	dir := shared.Dir(t, "traces", "nccl", "NVIDIA_nvidia-resiliency-ext__fr_traces", "gpu_error_1st")
 	code, stdout, stderr := execCLI(t, "hang", dir)
 	want, _ := os.ReadFile(filepath.Join(dir, "reference_output.txt"))
 	if code != ExitRegression || stdout != string(want) {
@@ -36,7 +19,7 @@ func TestHangPrintsReferenceAndExits3(t *testing.T) {
 }
 
 func TestHangJSON(t *testing.T) {
-	code, stdout, _ := execCLI(t, "hang", "--json", frScenario(t, "lock_gil_1st"))
+	code, stdout, _ := execCLI(t, "hang", "--json", shared.Dir(t, "traces", "nccl", "NVIDIA_nvidia-resiliency-ext__fr_traces", "lock_gil_1st"))
 	var rep struct {
 		Ranks   []int32
 		Culprit struct {
