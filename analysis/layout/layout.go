@@ -96,32 +96,38 @@ func worldSize(t *model.Trace) int {
 
 // size returns the layout's size of axis a (1 for axes it has none of).
 func (l Layout) size(a model.Axis) int {
-	switch a {
-	case model.AxisTP:
-		return l.TP
-	case model.AxisPP:
-		return l.PP
-	case model.AxisDP:
-		return l.DP
-	case model.AxisCP:
-		return l.CP
-	case model.AxisEP:
-		return l.EP
+	if p := l.field(a); p != nil {
+		return *p
 	}
 	return 1
 }
 
 func (l *Layout) set(a model.Axis, v int) {
+	if p := l.field(a); p != nil {
+		*p = v
+	}
+}
+
+// field is the size field of axis a, nil for axes a layout has none of.
+func (l *Layout) field(a model.Axis) *int {
+	return axisField(a, &l.TP, &l.PP, &l.DP, &l.CP, &l.EP)
+}
+
+// axisField picks, of the five per-axis fields given in the order TP, PP,
+// DP, CP, EP, the one of axis a (nil for any other axis). Layout sizes and
+// coordinates both select through it.
+func axisField[T any](a model.Axis, tp, pp, dp, cp, ep *T) *T {
 	switch a {
 	case model.AxisTP:
-		l.TP = v
+		return tp
 	case model.AxisPP:
-		l.PP = v
+		return pp
 	case model.AxisDP:
-		l.DP = v
+		return dp
 	case model.AxisCP:
-		l.CP = v
+		return cp
 	case model.AxisEP:
-		l.EP = v
+		return ep
 	}
+	return nil
 }

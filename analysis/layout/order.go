@@ -67,32 +67,18 @@ func rankOf(c model.Coord, l Layout, o order) int32 {
 }
 
 func coord(c model.Coord, a model.Axis) int32 {
-	switch a {
-	case model.AxisTP:
-		return c.TP
-	case model.AxisPP:
-		return c.PP
-	case model.AxisDP:
-		return c.DP
-	case model.AxisCP:
-		return c.CP
-	case model.AxisEP:
-		return c.EP
+	if p := coordField(&c, a); p != nil {
+		return *p
 	}
 	return 0
 }
 
 func setCoord(c *model.Coord, a model.Axis, v int32) {
-	switch a {
-	case model.AxisTP:
-		c.TP = v
-	case model.AxisPP:
-		c.PP = v
-	case model.AxisDP:
-		c.DP = v
-	case model.AxisCP:
-		c.CP = v
-	case model.AxisEP:
-		c.EP = v
+	if p := coordField(c, a); p != nil {
+		*p = v
 	}
+}
+
+func coordField(c *model.Coord, a model.Axis) *int32 {
+	return axisField(a, &c.TP, &c.PP, &c.DP, &c.CP, &c.EP)
 }
