@@ -274,17 +274,7 @@ func (d *decoder) popN(n int) ([]any, error) {
 }
 
 func (d *decoder) appendOp(op byte) error {
-	var items []any
-	var err error
-	if op == opAppend {
-		items, err = d.popN(1)
-	} else {
-		items, err = d.popMark()
-	}
-	if err != nil {
-		return err
-	}
-	v, err := d.top()
+	items, v, err := d.operands(1, op != opAppend)
 	if err != nil {
 		return err
 	}
@@ -297,17 +287,7 @@ func (d *decoder) appendOp(op byte) error {
 }
 
 func (d *decoder) setItems(op byte) error {
-	var items []any
-	var err error
-	if op == opSetItem {
-		items, err = d.popN(2)
-	} else {
-		items, err = d.popMark()
-	}
-	if err != nil {
-		return err
-	}
-	v, err := d.top()
+	items, v, err := d.operands(2, op != opSetItem)
 	if err != nil {
 		return err
 	}
@@ -316,6 +296,24 @@ func (d *decoder) setItems(op byte) error {
 		return fmt.Errorf("SETITEM on a %s", typeName(v))
 	}
 	return setPairs(m, items)
+}
+
+// operands pops an op's operands — n items, or with toMark all of them down
+// to the mark — and returns them with the container left on top beneath
+// them.
+func (d *decoder) operands(n int, toMark bool) ([]any, any, error) {
+	var items []any
+	var err error
+	if toMark {
+		items, err = d.popMark()
+	} else {
+		items, err = d.popN(n)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := d.top()
+	return items, v, err
 }
 
 func setPairs(m map[string]any, items []any) error {
