@@ -35,29 +35,23 @@ func writeTables(dir string, t *model.Trace, tool string) error {
 }
 
 func rankRows(t *model.Trace) []rankRow {
-	rows := make([]rankRow, len(t.Ranks))
-	for i, r := range t.Ranks {
+	return rowsOf(t.Ranks, func(_ int, r model.Rank) rankRow {
 		c := r.Coord
-		rows[i] = rankRow{r.Rank, r.Host, r.PID, r.LocalGPU, r.GPUName, r.GPUUUID, r.BusID,
+		return rankRow{r.Rank, r.Host, r.PID, r.LocalGPU, r.GPUName, r.GPUUUID, r.BusID,
 			c.TP, c.PP, c.DP, c.CP, c.EP, r.Source, r.ClockBase}
-	}
-	return rows
+	})
 }
 
 func streamRows(t *model.Trace) []streamRow {
-	rows := make([]streamRow, len(t.Streams))
-	for i, s := range t.Streams {
-		rows[i] = streamRow{int32(i), s.Rank, s.GPU, s.ID, s.Device, s.Name}
-	}
-	return rows
+	return rowsOf(t.Streams, func(i int, s model.Stream) streamRow {
+		return streamRow{int32(i), s.Rank, s.GPU, s.ID, s.Device, s.Name}
+	})
 }
 
 func commRows(t *model.Trace) []commRow {
-	rows := make([]commRow, len(t.Comms))
-	for i, c := range t.Comms {
-		rows[i] = commRow{int32(i), c.ID, c.Name, c.Desc, nonNil(c.Members), c.Axis.String(), c.AxisBy.String()}
-	}
-	return rows
+	return rowsOf(t.Comms, func(i int, c model.Communicator) commRow {
+		return commRow{int32(i), c.ID, c.Name, c.Desc, nonNil(c.Members), c.Axis.String(), c.AxisBy.String()}
+	})
 }
 
 func collRows(t *model.Trace) []collRow {
@@ -70,27 +64,31 @@ func collRows(t *model.Trace) []collRow {
 }
 
 func skipRows(t *model.Trace) []skipRow {
-	rows := make([]skipRow, len(t.Skipped))
-	for i, s := range t.Skipped {
-		rows[i] = skipRow{s.Source, s.Offset, s.Unit, s.Reason, s.Count}
-	}
-	return rows
+	return rowsOf(t.Skipped, func(_ int, s model.Skip) skipRow {
+		return skipRow{s.Source, s.Offset, s.Unit, s.Reason, s.Count}
+	})
 }
 
 func sampleGPURows(t *model.Trace) []sampleGPURow {
-	rows := make([]sampleGPURow, len(t.SampleGPUs))
-	for i, g := range t.SampleGPUs {
-		rows[i] = sampleGPURow{int32(i), g.Host, g.Index, g.UUID, g.BusID, g.Name}
-	}
-	return rows
+	return rowsOf(t.SampleGPUs, func(i int, g model.SampledGPU) sampleGPURow {
+		return sampleGPURow{int32(i), g.Host, g.Index, g.UUID, g.BusID, g.Name}
+	})
 }
 
 func sampleRows(t *model.Trace) []sampleRow {
-	rows := make([]sampleRow, len(t.Samples))
-	for i, s := range t.Samples {
-		rows[i] = sampleRow{s.GPU, s.TimeNs, s.SMUtil, s.MemUtil, s.SMClockMHz, s.MemClockMHz, s.PowerMW,
+	return rowsOf(t.Samples, func(_ int, s model.GPUSample) sampleRow {
+		return sampleRow{s.GPU, s.TimeNs, s.SMUtil, s.MemUtil, s.SMClockMHz, s.MemClockMHz, s.PowerMW,
 			s.PowerLimitMW, s.TempC, s.MemUsedBytes, s.ClockReasons, s.PCIeTxKBs, s.PCIeRxKBs,
 			s.NVLinkTxKBs, s.NVLinkRxKBs, s.ECCUncorrected, s.XID}
+	})
+}
+
+// rowsOf converts each element of a model table, given with its index (the
+// row's index column), into its Parquet row.
+func rowsOf[S, R any](in []S, row func(int, S) R) []R {
+	rows := make([]R, len(in))
+	for i, s := range in {
+		rows[i] = row(i, s)
 	}
 	return rows
 }
