@@ -71,18 +71,26 @@ func kernelOp(name string) model.Op {
 		name = name[i+3:]
 	}
 	name = strings.TrimPrefix(strings.TrimPrefix(name, "DevKernel_"), "Kernel_")
-	for _, k := range kernelOps {
-		if strings.HasPrefix(name, k.prefix) {
+	return kernelOps.match(name, model.OpOther)
+}
+
+// opPrefixes maps name prefixes to ops, tried in order.
+type opPrefixes []struct {
+	prefix string
+	op     model.Op
+}
+
+// match is the op of the first prefix s starts with, or otherwise.
+func (ps opPrefixes) match(s string, otherwise model.Op) model.Op {
+	for _, k := range ps {
+		if strings.HasPrefix(s, k.prefix) {
 			return k.op
 		}
 	}
-	return model.OpOther
+	return otherwise
 }
 
-var kernelOps = []struct {
-	prefix string
-	op     model.Op
-}{
+var kernelOps = opPrefixes{
 	{"AllReduce", model.OpAllReduce}, {"AllGather", model.OpAllGather},
 	{"ReduceScatter", model.OpReduceScatter}, {"Broadcast", model.OpBroadcast},
 	{"Reduce", model.OpReduce}, {"SendRecv", model.OpSendRecv}, {"AllToAll", model.OpAllToAll},
@@ -95,18 +103,10 @@ var kernelOps = []struct {
 // which op ran (coalesced, gather, scatter) give OpNone.
 func collectiveOp(s string) model.Op {
 	s = strings.ToLower(strings.ReplaceAll(strings.Trim(s, "\"' "), "_", ""))
-	for _, k := range collectiveOps {
-		if strings.HasPrefix(s, k.prefix) {
-			return k.op
-		}
-	}
-	return model.OpNone
+	return collectiveOps.match(s, model.OpNone)
 }
 
-var collectiveOps = []struct {
-	prefix string
-	op     model.Op
-}{
+var collectiveOps = opPrefixes{
 	{"allreduce", model.OpAllReduce}, {"allgather", model.OpAllGather},
 	{"reducescatter", model.OpReduceScatter}, {"alltoall", model.OpAllToAll},
 	{"broadcast", model.OpBroadcast}, {"reduce", model.OpReduce},
