@@ -10,15 +10,8 @@ var ddl = map[string]string{
     value                       TEXT      NOT NULL                     -- String value.
 )`,
 	"CUPTI_ACTIVITY_KIND_KERNEL": `CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (
-    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
-    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
-    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
-    contextId                   INTEGER   NOT NULL,                    -- Context ID.
-    greenContextId              INTEGER,                               -- Green context ID.
-    streamId                    INTEGER   NOT NULL,                    -- Stream ID.
-    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
-    globalPid                   INTEGER,                               -- Serialized GlobalId.
-    demangledName               INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Kernel function name w/ templates
+` + cuptiActivityColumns +
+		`    demangledName               INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Kernel function name w/ templates
     shortName                   INTEGER   NOT NULL,                    -- REFERENCES StringIds(id) -- Base kernel function name
     mangledName                 INTEGER,                               -- REFERENCES StringIds(id) -- Raw C++ mangled kernel function name
     launchType                  INTEGER,                               -- REFERENCES ENUM_CUDA_KERNEL_LAUNCH_TYPE(id)
@@ -50,15 +43,8 @@ var ddl = map[string]string{
     callchainId                 INTEGER                                -- REFERENCES CUDA_CALLCHAINS(id)
 )`,
 	"CUPTI_ACTIVITY_KIND_MEMCPY": `CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (
-    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
-    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
-    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
-    contextId                   INTEGER   NOT NULL,                    -- Context ID.
-    greenContextId              INTEGER,                               -- Green context ID.
-    streamId                    INTEGER   NOT NULL,                    -- Stream ID.
-    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
-    globalPid                   INTEGER,                               -- Serialized GlobalId.
-    bytes                       INTEGER   NOT NULL,                    -- Number of bytes transferred (B).
+` + cuptiActivityColumns +
+		`    bytes                       INTEGER   NOT NULL,                    -- Number of bytes transferred (B).
     copyKind                    INTEGER   NOT NULL,                    -- REFERENCES ENUM_CUDA_MEMCPY_OPER(id)
     deprecatedSrcId             INTEGER,                               -- Deprecated, use srcDeviceId instead.
     srcKind                     INTEGER,                               -- REFERENCES ENUM_CUDA_MEM_KIND(id)
@@ -72,15 +58,8 @@ var ddl = map[string]string{
     virtualAddress              INTEGER                                -- Virtual base address of the page/s being transferred.
 )`,
 	"CUPTI_ACTIVITY_KIND_MEMSET": `CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET (
-    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
-    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
-    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
-    contextId                   INTEGER   NOT NULL,                    -- Context ID.
-    greenContextId              INTEGER,                               -- Green context ID.
-    streamId                    INTEGER   NOT NULL,                    -- Stream ID.
-    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
-    globalPid                   INTEGER,                               -- Serialized GlobalId.
-    value                       INTEGER   NOT NULL,                    -- Value assigned to memory.
+` + cuptiActivityColumns +
+		`    value                       INTEGER   NOT NULL,                    -- Value assigned to memory.
     bytes                       INTEGER   NOT NULL,                    -- Number of bytes set (B).
     graphNodeId                 INTEGER,                               -- REFERENCES CUDA_GRAPH_NODE_EVENTS(graphNodeId)
     memKind                     INTEGER                                -- REFERENCES ENUM_CUDA_MEM_KIND(id)
@@ -170,15 +149,11 @@ var ddl = map[string]string{
 	"META_DATA_CAPTURE": `CREATE TABLE META_DATA_CAPTURE (
     -- information about nsys capture parameters
 
-    name                        TEXT      NOT NULL,                    -- Name of meta-data record
-    value                       TEXT                                   -- Value of meta-data record
-)`,
+` + metaDataColumns,
 	"META_DATA_EXPORT": `CREATE TABLE META_DATA_EXPORT (
     -- information about nsys export process
 
-    name                        TEXT      NOT NULL,                    -- Name of meta-data record
-    value                       TEXT                                   -- Value of meta-data record
-)`,
+` + metaDataColumns,
 	"PROCESSES": `CREATE TABLE PROCESSES (
     -- Names and identifiers of processes captured in the report.
 
@@ -192,3 +167,20 @@ var ddl = map[string]string{
     globalTid                   INTEGER                                -- Serialized GlobalId.
 )`,
 }
+
+// cuptiActivityColumns are the leading columns the GPU activity tables
+// (kernel, memcpy, memset) share.
+const cuptiActivityColumns = `    start                       INTEGER   NOT NULL,                    -- Event start timestamp (ns).
+    end                         INTEGER   NOT NULL,                    -- Event end timestamp (ns).
+    deviceId                    INTEGER   NOT NULL,                    -- Device ID.
+    contextId                   INTEGER   NOT NULL,                    -- Context ID.
+    greenContextId              INTEGER,                               -- Green context ID.
+    streamId                    INTEGER   NOT NULL,                    -- Stream ID.
+    correlationId               INTEGER,                               -- REFERENCES CUPTI_ACTIVITY_KIND_RUNTIME(correlationId)
+    globalPid                   INTEGER,                               -- Serialized GlobalId.
+`
+
+// metaDataColumns are the name/value columns of the META_DATA_* tables.
+const metaDataColumns = `    name                        TEXT      NOT NULL,                    -- Name of meta-data record
+    value                       TEXT                                   -- Value of meta-data record
+)`
