@@ -109,7 +109,7 @@ func instanceKey(t *model.Trace, i int, counts map[rankKey]int64, st *Stats) (ke
 
 func collKey(t *model.Trace, i int, comm int32, op model.Op, counts map[rankKey]int64) key {
 	if s := t.Colls.Seq[t.Events.Coll[i]]; s >= 0 {
-		return key{comm: comm, a: -1, b: -1, seq: s}
+		return key{comm: comm, op: op, a: -1, b: -1, seq: s} // op too: NCCL's coll_sn counts per operation
 	}
 	return ordered(key{comm: comm, op: op, a: -1, b: -1}, t.Events.Rank[i], counts)
 }

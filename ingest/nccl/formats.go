@@ -87,30 +87,6 @@ func warnUnknown(l *Log, opts source.Options) {
 	}
 }
 
-func readInspector(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
-	var views []commView
-	var skips []model.Skip
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil, fmt.Errorf("nccl inspector: %w", err)
-		}
-		recs, sk, err := ParseInspector(bytes.NewReader(b))
-		if err != nil {
-			return nil, &source.FileError{Path: p, Offset: -1, Err: err}
-		}
-		for _, s := range sk {
-			skips = append(skips, model.Skip{Source: p, Offset: s.Line, Unit: "line", Reason: s.Reason, Count: 1})
-		}
-		for _, r := range recs {
-			views = append(views, commView{ID: hexKey(r.CommID), Name: r.CommName, Host: r.Host, PID: r.PID, Rank: r.Rank, NRanks: r.NRanks})
-		}
-	}
-	t := viewsTrace(views, "nccl-inspector", paths)
-	t.Skipped = append(t.Skipped, skips...)
-	return t, nil
-}
-
 func readProfiler(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
 	var views []commView
 	var skips []model.Skip

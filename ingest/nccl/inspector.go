@@ -24,6 +24,9 @@ type InspectorRecord struct {
 	ExecUs   float64
 	Timing   string // kernel_gpu, kernel_cpu, collective_cpu
 	BusBW    float64
+	// Times are the verbose event_trace_ts (NCCL_INSPECTOR_DUMP_VERBOSE=1),
+	// host wall-clock µs; zero in non-verbose records.
+	Times InspectorTimes
 }
 
 type inspectorLine struct {
@@ -39,22 +42,25 @@ type inspectorLine struct {
 		PID      int64  `json:"pid"`
 	} `json:"metadata"`
 	Coll *struct {
-		Op     string  `json:"coll"`
-		Seq    int64   `json:"coll_sn"`
-		Bytes  int64   `json:"coll_msg_size_bytes"`
-		ExecUs float64 `json:"coll_exec_time_us"`
-		Timing string  `json:"coll_timing_source"`
-		BusBW  float64 `json:"coll_busbw_gbs"`
+		Op     string       `json:"coll"`
+		Seq    int64        `json:"coll_sn"`
+		Bytes  int64        `json:"coll_msg_size_bytes"`
+		ExecUs float64      `json:"coll_exec_time_us"`
+		Timing string       `json:"coll_timing_source"`
+		BusBW  float64      `json:"coll_busbw_gbs"`
+		TS     *inspectorTS `json:"event_trace_ts"`
 	} `json:"coll_perf"`
 	P2P *struct {
-		Op     string  `json:"p2p"`
-		Seq    int64   `json:"p2p_sn"`
-		Peer   int32   `json:"p2p_peer"`
-		Bytes  int64   `json:"p2p_msg_size_bytes"`
-		ExecUs float64 `json:"p2p_exec_time_us"`
-		Timing string  `json:"p2p_timing_source"`
-		BusBW  float64 `json:"p2p_busbw_gbs"`
+		Op     string       `json:"p2p"`
+		Seq    int64        `json:"p2p_sn"`
+		Peer   int32        `json:"p2p_peer"`
+		Bytes  int64        `json:"p2p_msg_size_bytes"`
+		ExecUs float64      `json:"p2p_exec_time_us"`
+		Timing string       `json:"p2p_timing_source"`
+		BusBW  float64      `json:"p2p_busbw_gbs"`
+		TS     *inspectorTS `json:"event_trace_ts"`
 	} `json:"p2p_perf"`
+	TS *inspectorTS `json:"event_trace_ts"` // beside the payload, as some writers place it
 }
 
 // ParseInspector reads NCCL Inspector JSON lines. Lines carry their
@@ -104,9 +110,11 @@ func inspectorPayload(ctx InspectorRecord, l *inspectorLine) (InspectorRecord, b
 	case l.Coll != nil:
 		c := l.Coll
 		r.Op, r.Seq, r.Peer, r.Bytes, r.ExecUs, r.Timing, r.BusBW = c.Op, c.Seq, -1, c.Bytes, c.ExecUs, c.Timing, c.BusBW
+		r.Times = c.TS.times(l.TS)
 	case l.P2P != nil:
 		p := l.P2P
 		r.Op, r.Seq, r.Peer, r.Bytes, r.ExecUs, r.Timing, r.BusBW = p.Op, p.Seq, p.Peer, p.Bytes, p.ExecUs, p.Timing, p.BusBW
+		r.Times = p.TS.times(l.TS)
 	default:
 		return r, false
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/samples"
@@ -11,8 +12,9 @@ import (
 
 // InspectorOptions choose what the Inspector records hold.
 type InspectorOptions struct {
-	// Verbose adds event_trace_sn and event_trace_ts (NCCL_INSPECTOR_DUMP_VERBOSE=1):
-	// the collective's and its kernel's start and stop, wall-clock µs.
+	// Verbose adds event_trace_sn and event_trace_ts inside the perf
+	// object (NCCL_INSPECTOR_DUMP_VERBOSE=1): the operation's and its
+	// kernel's start and stop on the rank's host clock, wall-clock µs.
 	Verbose bool
 	// CommNames writes comm_name as a framework that sets NCCL's
 	// config.commName would ("TP Group 0"); else "unknown".
@@ -43,7 +45,7 @@ func WriteInspector(w io.Writer, job *samples.Job, rank int32, opts InspectorOpt
 	lo, hi := t.Events.RankRange(rank)
 	for e := lo; e < hi; e++ {
 		c := t.Events.Coll[e]
-		if t.Events.Kind[e] != model.KindComm || c < 0 || t.Colls.Comm[c] < 0 || t.Colls.Bytes[c] < MinBytes {
+		if t.Events.Kind[e] != model.KindComm || c < 0 || t.Colls.Comm[c] < 0 || inspectorMsg(t, c) < MinBytes {
 			continue
 		}
 		k := [2]int32{t.Colls.Comm[c], int32(t.Colls.Op[c])}
@@ -53,7 +55,20 @@ func WriteInspector(w io.Writer, job *samples.Job, rank int32, opts InspectorOpt
 	return bw.Flush()
 }
 
-// writeRecord writes one record line.
+// inspectorMsg is the message size the Inspector records for collective c:
+// count × type size per rank, the send count for AllGather and the receive
+// count (1/n of the input) for ReduceScatter.
+func inspectorMsg(t *model.Trace, c int32) int64 {
+	b := t.Colls.Bytes[c]
+	if n := int64(len(t.Comms[t.Colls.Comm[c]].Members)); t.Colls.Op[c] == model.OpReduceScatter && n > 0 {
+		return b / n
+	}
+	return b
+}
+
+// writeRecord writes one record line: exec time in whole µs as NCCL prints
+// it; in verbose mode the event trace inside the perf object, as NCCL's
+// inspector_json.cc writes it.
 func writeRecord(w *bufio.Writer, job *samples.Job, r model.Rank, e int, sn int64, names map[int32]string, verbose bool) {
 	t := job.Trace
 	x := t.Colls.At(int(t.Events.Coll[e]))
@@ -66,32 +81,43 @@ func writeRecord(w *bufio.Writer, job *samples.Job, r model.Rank, e int, sn int6
 		CommHash(comm.ID), name, memberIndex(comm, r.Rank), len(comm.Members), nodes(t, comm))
 	fmt.Fprintf(w, `"metadata":{"inspector_output_format_version":"v4.0","git_rev":"","rec_mechanism":"nccl_profiler_interface","dump_timestamp_us":%d,"hostname":%q,"pid":%d},`,
 		(r.ClockBase+t.Events.Start[e]+t.Events.Dur[e])/1000+1000, r.Host, r.PID)
-	us := float64(t.Events.Dur[e]) / 1e3
-	algo, bus := bandwidths(x, len(comm.Members), us)
+	us := math.Round(float64(t.Events.Dur[e]) / 1e3)
+	msg := inspectorMsg(t, t.Events.Coll[e])
+	algo, bus := bandwidths(x.Op, msg, len(comm.Members), us)
+	kind := "coll"
 	if x.Op.PointToPoint() {
-		fmt.Fprintf(w, `"p2p_perf":{"p2p":%q,"p2p_sn":%d,"p2p_peer":%d,"p2p_msg_size_bytes":%d,"p2p_exec_time_us":%.3f,"p2p_timing_source":"kernel_gpu","p2p_algobw_gbs":%.6f,"p2p_busbw_gbs":%.6f}`,
-			ncclOps[x.Op], sn, memberIndex(comm, x.Peer), x.Bytes, us, algo, bus)
+		kind = "p2p"
+		fmt.Fprintf(w, `"p2p_perf":{"p2p":%q,"p2p_sn":%d,"p2p_peer":%d,"p2p_msg_size_bytes":%d,"p2p_exec_time_us":%.0f,"p2p_timing_source":"kernel_gpu","p2p_algobw_gbs":%.6f,"p2p_busbw_gbs":%.6f`,
+			ncclOps[x.Op], sn, memberIndex(comm, x.Peer), msg, us, algo, bus)
 	} else {
-		fmt.Fprintf(w, `"coll_perf":{"coll":%q,"coll_sn":%d,"coll_msg_size_bytes":%d,"coll_exec_time_us":%.3f,"coll_timing_source":"kernel_gpu","coll_algobw_gbs":%.6f,"coll_busbw_gbs":%.6f}`,
-			ncclOps[x.Op], sn, x.Bytes, us, algo, bus)
+		fmt.Fprintf(w, `"coll_perf":{"coll":%q,"coll_sn":%d,"coll_msg_size_bytes":%d,"coll_exec_time_us":%.0f,"coll_timing_source":"kernel_gpu","coll_algobw_gbs":%.6f,"coll_busbw_gbs":%.6f`,
+			ncclOps[x.Op], sn, msg, us, algo, bus)
 	}
 	if verbose {
-		start, stop := (r.ClockBase+t.Events.Start[e])/1000, (r.ClockBase+t.Events.Start[e]+t.Events.Dur[e])/1000
-		fmt.Fprintf(w, `,"event_trace_sn":{"coll_start_sn":%d,"coll_stop_sn":%d,"kernel_events":[{"channel_id":0,"kernel_start_sn":%d,"kernel_stop_sn":%d,"kernel_record_sn":%d}]}`,
-			3*sn, 3*sn+2, 3*sn, 3*sn+1, 3*sn+1)
-		fmt.Fprintf(w, `,"event_trace_ts":{"coll_start_ts":%d,"coll_stop_ts":%d,"kernel_events":[{"channel_id":0,"kernel_start_ts":%d,"kernel_stop_ts":%d,"kernel_record_ts":%d}]}`,
-			start-2, stop+1, start, stop, stop)
+		start := r.ClockBase + t.Events.Start[e]
+		writeEventTrace(w, kind, sn, start/1000, (start+t.Events.Dur[e])/1000)
 	}
-	w.WriteString("}\n")
+	w.WriteString("}}\n")
 }
 
-// bandwidths are the Inspector's algorithm and bus bandwidths, GB/s.
-func bandwidths(x model.Collective, n int, us float64) (algo, bus float64) {
+// writeEventTrace writes event_trace_sn and event_trace_ts for a kernel of
+// one channel from start to stop (wall-clock µs); the operation starts 2 µs
+// before (enqueue) and stops 1 µs after (completion seen by the CPU).
+func writeEventTrace(w *bufio.Writer, kind string, sn, start, stop int64) {
+	fmt.Fprintf(w, `,"event_trace_sn":{"%[1]s_start_sn":%[2]d,"%[1]s_stop_sn":%[3]d,"kernel_events":[{"channel_id":0,"kernel_start_sn":%[2]d,"kernel_stop_sn":%[4]d,"kernel_record_sn":%[4]d}]}`,
+		kind, 3*sn, 3*sn+2, 3*sn+1)
+	fmt.Fprintf(w, `,"event_trace_ts":{"%[1]s_start_ts":%[2]d,"%[1]s_stop_ts":%[3]d,"kernel_events":[{"channel_id":0,"kernel_start_ts":%[4]d,"kernel_stop_ts":%[5]d,"kernel_record_ts":%[5]d}]}`,
+		kind, start-2, stop+1, start, stop)
+}
+
+// bandwidths are the Inspector's algorithm and bus bandwidths, GB/s, of a
+// message of msg bytes per rank among n ranks.
+func bandwidths(op model.Op, msg int64, n int, us float64) (algo, bus float64) {
 	if us <= 0 {
 		return 0, 0
 	}
-	traffic, factor := float64(x.Bytes), 1.0
-	switch x.Op {
+	traffic, factor := float64(msg), 1.0
+	switch op {
 	case model.OpAllReduce:
 		factor = 2 * float64(n-1) / float64(n)
 	case model.OpAllGather, model.OpReduceScatter:

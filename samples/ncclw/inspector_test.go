@@ -15,7 +15,7 @@ import (
 
 // TestInspectorRoundTrip writes every rank's Inspector records and reads
 // them back: one record per communication kernel of at least MinBytes, with
-// its duration as exec time, and per communicator the members and the axis
+// its duration as exec time (whole µs), and per communicator the members and the axis
 // its name tells.
 func TestInspectorRoundTrip(t *testing.T) {
 	job, err := samples.Simulate(samples.DefaultConfig())
@@ -47,7 +47,7 @@ func checkRecords(t *testing.T, want *model.Trace, r model.Rank, recs []nccl.Ins
 	var durs []float64
 	lo, hi := want.Events.RankRange(r.Rank)
 	for i := lo; i < hi; i++ {
-		if c := want.Events.Coll[i]; want.Events.Kind[i] == model.KindComm && c >= 0 && want.Colls.Comm[c] >= 0 && want.Colls.Bytes[c] >= MinBytes {
+		if c := want.Events.Coll[i]; want.Events.Kind[i] == model.KindComm && c >= 0 && want.Colls.Comm[c] >= 0 && inspectorMsg(want, c) >= MinBytes {
 			durs = append(durs, float64(want.Events.Dur[i])/1e3)
 		}
 	}
@@ -55,7 +55,7 @@ func checkRecords(t *testing.T, want *model.Trace, r model.Rank, recs []nccl.Ins
 		t.Fatalf("rank %d: %d records, %d kernels", r.Rank, len(recs), len(durs))
 	}
 	for i, rec := range recs {
-		if math.Abs(rec.ExecUs-durs[i]) > 0.001 || rec.Host != r.Host || rec.PID != r.PID {
+		if math.Abs(rec.ExecUs-durs[i]) > 0.5 || rec.Host != r.Host || rec.PID != r.PID {
 			t.Fatalf("rank %d record %d: %+v, want exec %.3f µs on %s pid %d", r.Rank, i, rec, durs[i], r.Host, r.PID)
 		}
 	}
