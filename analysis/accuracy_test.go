@@ -1,18 +1,15 @@
 package analysis_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"path/filepath"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest"
-	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
 // worst is the largest error of a Result against the truth over its ranks.
@@ -92,7 +89,7 @@ func TestAccuracyAcrossForms(t *testing.T) {
 }
 
 func kinetoCase(t *testing.T, name string) (*result.Result, samples.Truth) {
-	job := simulateScenario(t, name)
+	job := sampletest.Job(t, name)
 	return analyzeKineto(t, job), job.Truth
 }
 
@@ -104,36 +101,10 @@ func mergedCase(t *testing.T) (*result.Result, samples.Truth) {
 }
 
 func nsysCase(t *testing.T, name string) (*result.Result, samples.Truth) {
-	job := simulateScenario(t, name)
+	job := sampletest.Job(t, name)
 	dir := t.TempDir()
 	if _, err := nsysw.WriteDir(filepath.Join(dir, "nsys"), job, nsysw.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return loadAndAnalyze(t, filepath.Join(dir, "nsys")), job.Truth
-}
-
-func simulateScenario(t *testing.T, name string) *samples.Job {
-	t.Helper()
-	cfg, err := samples.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	job, err := samples.Simulate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return job
-}
-
-func loadAndAnalyze(t *testing.T, dir string) *result.Result {
-	t.Helper()
-	tr, err := ingest.Load(context.Background(), []string{dir}, source.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := analysis.Analyze(context.Background(), tr, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/kineto"
 	"github.com/tpptrace/tpptrace/ingest/source"
@@ -35,10 +34,7 @@ func analyzeShared(t *testing.T, set string) *result.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := analysis.Analyze(context.Background(), tr, analysis.Options{})
-	if err != nil {
-		t.Fatalf("Analyze: %v", err)
-	}
+	res := analyzeTrace(t, tr)
 	return res
 }
 

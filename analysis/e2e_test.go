@@ -6,7 +6,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/source"
-	"github.com/tpptrace/tpptrace/samples/kinetow"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
 // TestEndToEndKineto writes generated jobs as Kineto traces, reads them
@@ -14,28 +14,16 @@ import (
 func TestEndToEndKineto(t *testing.T) {
 	for _, name := range []string{"default", "balanced-gpipe", "clock-skew", "p2p-nometa"} {
 		t.Run(name, func(t *testing.T) {
-			job, dir := simulate(t, name), t.TempDir()
-			if err := kinetow.WriteDir(dir, job); err != nil {
-				t.Fatal(err)
-			}
-			tr, err := ingest.Load(context.Background(), []string{dir}, source.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Analyze(context.Background(), tr, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			job := sampletest.Job(t, name)
+			tr := sampletest.Load(t, source.Options{}, sampletest.KinetoDir(t, job))
+			res := mustAnalyze(t, tr)
 			checkTruth(t, res, job.Truth)
 		})
 	}
 }
 
 func BenchmarkIngestBig64(b *testing.B) {
-	job, dir := simulate(b, "big-64"), b.TempDir()
-	if err := kinetow.WriteDir(dir, job); err != nil {
-		b.Fatal(err)
-	}
+	dir := sampletest.KinetoDir(b, sampletest.Job(b, "big-64"))
 	for b.Loop() {
 		if _, err := ingest.Load(context.Background(), []string{dir}, source.Options{}); err != nil {
 			b.Fatal(err)

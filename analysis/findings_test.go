@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 	"github.com/tpptrace/tpptrace/samples/shared"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -23,10 +24,7 @@ func TestTwoRankSetNamesNoSlowRank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Analyze(context.Background(), tr, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAnalyze(t, tr)
 	if len(res.Ranks) != 2 || len(res.SlowRanks) != 0 {
 		t.Fatalf("%d ranks, slow ranks %+v; want 2 ranks and none slow", len(res.Ranks), res.SlowRanks)
 	}
@@ -65,10 +63,7 @@ func meanOf(res *result.Result, f func(r result.RankStats) int64) int64 {
 func TestFindingsShareLostTime(t *testing.T) {
 	for _, name := range []string{"default", "balanced-1f1b", "balanced-gpipe", "slow-last-stage", "slow-rank", "clock-skew", "dp-overlap", "dp-exposed", "p2p-nometa"} {
 		t.Run(name, func(t *testing.T) {
-			res, err := Analyze(context.Background(), simulate(t, name).Trace, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustAnalyze(t, sampletest.Job(t, name).Trace)
 			var total int64
 			for _, f := range res.Findings {
 				total += f.CostNs
@@ -93,10 +88,7 @@ func TestFindingsShareLostTime(t *testing.T) {
 }
 
 func TestBalancedPipelineBlamesTheBubble(t *testing.T) {
-	res, err := Analyze(context.Background(), simulate(t, "balanced-1f1b").Trace, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAnalyze(t, sampletest.Job(t, "balanced-1f1b").Trace)
 	if len(res.Findings) == 0 || res.Findings[0].Kind != result.KindBubble {
 		t.Fatalf("top finding %+v, want the pipeline bubble", res.Findings)
 	}
@@ -111,10 +103,7 @@ func TestBalancedPipelineBlamesTheBubble(t *testing.T) {
 }
 
 func TestSlowRankClaimsTPWait(t *testing.T) {
-	res, err := Analyze(context.Background(), simulate(t, "slow-rank").Trace, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustAnalyze(t, sampletest.Job(t, "slow-rank").Trace)
 	slow, ok := findingOf(res, result.KindSlowRank)
 	if !ok || slow.Ranks[0] != 3 {
 		t.Fatalf("slow-rank finding %+v, want rank 3", slow)

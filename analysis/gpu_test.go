@@ -1,16 +1,14 @@
 package analysis
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/source"
-	"github.com/tpptrace/tpptrace/samples/kinetow"
 	"github.com/tpptrace/tpptrace/samples/nvmlw"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
 // TestSlowRankCitesGPUSamples writes the slow-rank scenario as Kineto
@@ -18,22 +16,13 @@ import (
 // checks that the slow rank's finding cites its GPU's clock against its
 // peers' and the thermal slowdown, and that a gpu_throttle finding names it.
 func TestSlowRankCitesGPUSamples(t *testing.T) {
-	job, dir := simulate(t, "slow-rank"), t.TempDir()
-	if err := kinetow.WriteDir(dir, job); err != nil {
-		t.Fatal(err)
-	}
+	job := sampletest.Job(t, "slow-rank")
 	paths, err := nvmlw.Write(t.TempDir(), job)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := ingest.Load(context.Background(), append([]string{dir}, paths...), source.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Analyze(context.Background(), tr, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := sampletest.Load(t, source.Options{}, append([]string{sampletest.KinetoDir(t, job)}, paths...)...)
+	res := mustAnalyze(t, tr)
 	slow, ok := findingOf(res, result.KindSlowRank)
 	if !ok || slow.Ranks[0] != job.Config.SlowRank {
 		t.Fatalf("slow-rank finding %+v, want rank %d", slow, job.Config.SlowRank)

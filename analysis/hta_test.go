@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 	"github.com/tpptrace/tpptrace/samples/shared"
 
 	"github.com/tpptrace/tpptrace/ingest/kineto"
@@ -92,10 +93,7 @@ func TestDLRMWithoutPipelineIsDiagnosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Analyze(context.Background(), tr, Options{})
-	if err != nil {
-		t.Fatalf("Analyze: %v", err)
-	}
+	res := mustAnalyze(t, tr)
 	if res.Schedule != "none" || res.Layout.PP != 1 || len(res.Ranks) != 8 || res.StepNs <= 0 {
 		t.Fatalf("schedule %q PP %d ranks %d step %d", res.Schedule, res.Layout.PP, len(res.Ranks), res.StepNs)
 	}
@@ -105,7 +103,7 @@ func TestDLRMWithoutPipelineIsDiagnosed(t *testing.T) {
 }
 
 func BenchmarkAnalyzeBig64(b *testing.B) {
-	job := simulate(b, "big-64")
+	job := sampletest.Job(b, "big-64")
 	b.ReportMetric(float64(job.Trace.Events.Len()), "events")
 	for b.Loop() {
 		if _, err := Analyze(context.Background(), job.Trace, Options{}); err != nil {

@@ -1,35 +1,15 @@
 package analysis_test
 
 import (
-	"context"
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
-
-// analyzeScenario simulates the named generator scenario and analyses its
-// trace with default options.
-func analyzeScenario(t *testing.T, name string) (*samples.Job, *result.Result) {
-	t.Helper()
-	cfg, err := samples.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	job, err := samples.Simulate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := analysis.Analyze(context.Background(), job.Trace, analysis.Options{})
-	if err != nil {
-		t.Fatalf("analyze %s: %v", name, err)
-	}
-	return job, res
-}
 
 // TestInterleavedRecoversTruth: on the interleaved scenario (TP2 PP4, v=2,
 // m=8) the analysis names the schedule, v and m, the ideal bubble
@@ -62,47 +42,30 @@ func checkInterleaved(t *testing.T, job *samples.Job, res *result.Result) {
 		if got.Rank != want.Rank || math.Abs(got.BubbleFraction-want.BubbleFraction) > 0.01 {
 			t.Errorf("rank %d: bubble fraction %.4f, want %.4f", want.Rank, got.BubbleFraction, want.BubbleFraction)
 		}
-		if !closeTo(got.BubbleFillDrainNs, want.FillDrainNs) || !closeTo(got.BubbleSteadyNs, want.SteadyBubbleNs) {
+		if !sampletest.CloseTo(got.BubbleFillDrainNs, want.FillDrainNs) || !sampletest.CloseTo(got.BubbleSteadyNs, want.SteadyBubbleNs) {
 			t.Errorf("rank %d: fill/drain %d steady %d, want %d %d", want.Rank, got.BubbleFillDrainNs, got.BubbleSteadyNs, want.FillDrainNs, want.SteadyBubbleNs)
 		}
-		if !closeTo(got.ComputeNs, want.ComputeNs) || !closeTo(got.IdleNs, want.IdleNs) || !closeTo(got.ExposedNs["TP"], want.ExposedNs["TP"]) {
+		if !sampletest.CloseTo(got.ComputeNs, want.ComputeNs) || !sampletest.CloseTo(got.IdleNs, want.IdleNs) || !sampletest.CloseTo(got.ExposedNs["TP"], want.ExposedNs["TP"]) {
 			t.Errorf("rank %d: compute %d idle %d exposed TP %d, want %d %d %d", want.Rank, got.ComputeNs, got.IdleNs, got.ExposedNs["TP"], want.ComputeNs, want.IdleNs, want.ExposedNs["TP"])
 		}
 	}
-	if !closeTo(res.StepNs, tr.StepNs) || res.BottleneckStage != tr.BottleneckStage {
+	if !sampletest.CloseTo(res.StepNs, tr.StepNs) || res.BottleneckStage != tr.BottleneckStage {
 		t.Errorf("step %d bottleneck %d, want %d %d", res.StepNs, res.BottleneckStage, tr.StepNs, tr.BottleneckStage)
 	}
-}
-
-// closeTo reports whether got is within 5 % or 0.5 ms of want (the tolerance
-// of TestAnalyzeRecoversTruth).
-func closeTo(got, want int64) bool {
-	d := math.Abs(float64(got - want))
-	return d <= 0.5e6 || d <= 0.05*math.Abs(float64(want))
 }
 
 // TestInterleavedFromP2P hides the per-microbatch annotations: the schedule,
 // v and m come from the pipeline send/recv directions (stage 0 counts the
 // recvs from the last stage as later model chunks).
 func TestInterleavedFromP2P(t *testing.T) {
-	cfg, err := samples.Lookup("interleaved")
-	if err != nil {
-		t.Fatal(err)
-	}
-	job, err := samples.Simulate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	job := sampletest.Job(t, "interleaved")
 	ev := &job.Trace.Events
 	for i := range ev.Len() {
 		if n := job.Trace.Name(i); ev.Kind[i] == model.KindAnnotation && (strings.HasPrefix(n, "forward_step#") || strings.HasPrefix(n, "backward_step#")) {
 			ev.Kind[i] = model.KindCPUOp
 		}
 	}
-	res, err := analysis.Analyze(context.Background(), job.Trace, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := analyzeTrace(t, job.Trace)
 	tr := job.Truth
 	if res.Schedule != samples.ScheduleInterleaved || res.VirtualStages != tr.VirtualStages || res.Microbatches != tr.Microbatches {
 		t.Errorf("from p2p: schedule %q v=%d m=%d, want %q v=%d m=%d", res.Schedule, res.VirtualStages, res.Microbatches, tr.Schedule, tr.VirtualStages, tr.Microbatches)

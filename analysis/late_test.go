@@ -7,6 +7,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/diagnose"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
 // runOn runs every analysis step on tr and returns the run's state.
@@ -27,7 +28,7 @@ func runOn(t *testing.T, tr *model.Trace) *run {
 // bucket by the planted stall, and the exposed DP finding leaves the wait
 // it causes to it.
 func TestLateRankScenario(t *testing.T) {
-	job := simulate(t, "late-rank")
+	job := sampletest.Job(t, "late-rank")
 	r := runOn(t, job.Trace)
 	res, want := r.res, job.Truth
 	checkTruth(t, res, want)
@@ -60,7 +61,7 @@ func TestLateRankScenario(t *testing.T) {
 // scenario, PP = 1) the idle time is no bubble: no bubble or exposed-PP
 // finding, no stage imbalance, and the stage's ideal bubble is 0.
 func TestNoPipelineNoBubbleFinding(t *testing.T) {
-	job := simulate(t, "late-rank")
+	job := sampletest.Job(t, "late-rank")
 	r := runOn(t, job.Trace)
 	if r.res.Layout.PP != 1 || len(r.res.Stages) != 1 || r.res.Stages[0].IdealBubbleFraction != 0 {
 		t.Fatalf("layout %+v, stages %+v: want PP 1, one stage, no ideal bubble", r.res.Layout, r.res.Stages)

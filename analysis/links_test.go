@@ -1,12 +1,12 @@
 package analysis
 
 import (
-	"context"
 	"math"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
 // configuredLink is the α (ns) and β (ns per byte) the generator uses for
@@ -37,16 +37,10 @@ func TestAlphaBetaPerLinkRecoversLinks(t *testing.T) {
 	small := samples.DefaultConfig()
 	small.TP, small.PP, small.DP, small.GPUsPerHost, small.LayersPerStage = 1, 2, 4, 2, 4
 	small.GradBytesPerLayer, small.DPBuckets, small.Steps = 1<<20, 8, 8
-	def, _ := samples.Lookup("default")
+	def := sampletest.Config(t, "default")
 	for name, c := range map[string]samples.Config{"default": def, "small-buckets": small} {
-		job, err := samples.Simulate(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := Analyze(context.Background(), job.Trace, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		job := sampletest.Simulate(t, c)
+		res := mustAnalyze(t, job.Trace)
 		classes := map[string]int{}
 		for _, cs := range res.Comms {
 			for _, l := range cs.Links {

@@ -1,20 +1,16 @@
 package analysis_test
 
 import (
-	"context"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/model"
-	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
-	"github.com/tpptrace/tpptrace/samples/kinetow"
 	"github.com/tpptrace/tpptrace/samples/ncclw"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
 // TestMergedKinetoAndNCCL writes a job whose process groups carry no
@@ -28,14 +24,7 @@ func TestMergedKinetoAndNCCL(t *testing.T) {
 			job := simulateNoDescs(t, name)
 			dir := t.TempDir()
 			writeAll(t, dir, job)
-			tr, err := ingest.Load(context.Background(), []string{dir}, source.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := analysis.Analyze(context.Background(), tr, analysis.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := loadAndAnalyze(t, dir)
 			checkLayout(t, res, job.Truth)
 			checkCommAxes(t, res, &job.Config)
 			checkRanksAgainstTruth(t, res, job.Truth)
@@ -45,23 +34,14 @@ func TestMergedKinetoAndNCCL(t *testing.T) {
 
 func simulateNoDescs(t *testing.T, name string) *samples.Job {
 	t.Helper()
-	cfg, err := samples.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := sampletest.Config(t, name)
 	cfg.Descriptions = false
-	job, err := samples.Simulate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return job
+	return sampletest.Simulate(t, cfg)
 }
 
 func writeAll(t *testing.T, dir string, job *samples.Job) {
 	t.Helper()
-	if err := kinetow.WriteDir(dir, job); err != nil {
-		t.Fatal(err)
-	}
+	sampletest.WriteKineto(t, dir, job)
 	if _, err := ncclw.WriteLogs(dir+"/nccl", job); err != nil {
 		t.Fatal(err)
 	}
@@ -138,14 +118,9 @@ func checkRanksAgainstTruth(t *testing.T, res *result.Result, tr samples.Truth) 
 			t.Errorf("rank %d: bubble fraction %.4f, want %.4f", want.Rank, got.BubbleFraction, want.BubbleFraction)
 		}
 		for ax, w := range want.ExposedNs {
-			if !near(got.ExposedNs[ax], w) || !near(got.CommNs[ax], want.CommNs[ax]) {
+			if !sampletest.CloseTo(got.ExposedNs[ax], w) || !sampletest.CloseTo(got.CommNs[ax], want.CommNs[ax]) {
 				t.Errorf("rank %d %s: comm %d exposed %d, want %d %d", want.Rank, ax, got.CommNs[ax], got.ExposedNs[ax], want.CommNs[ax], w)
 			}
 		}
 	}
-}
-
-func near(got, want int64) bool {
-	d := math.Abs(float64(got - want))
-	return d <= 0.5e6 || d <= 0.05*math.Abs(float64(want))
 }

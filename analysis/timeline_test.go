@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
 // analyzeRun runs every step on a simulated job and keeps the run, whose
 // per-step figures the timeline must agree with.
 func analyzeRun(t *testing.T, name string) *run {
 	t.Helper()
-	tr := simulate(t, name).Trace
+	tr := sampletest.Job(t, name).Trace
 	r := &run{t: tr, res: newResult(tr, Options{})}
 	for _, s := range Steps {
 		if err := s.Run(r); err != nil {

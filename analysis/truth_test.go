@@ -8,26 +8,19 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/layout"
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
-func simulate(t testing.TB, name string) *samples.Job {
+// mustAnalyze analyses tr with default options.
+func mustAnalyze(t *testing.T, tr *model.Trace) *result.Result {
 	t.Helper()
-	cfg, err := samples.Lookup(name)
+	res, err := Analyze(context.Background(), tr, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := samples.Simulate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return job
-}
-
-// within reports whether got is within 5 % or 0.5 ms of want.
-func within(got, want int64) bool {
-	d := math.Abs(float64(got - want))
-	return d <= 0.5e6 || d <= 0.05*math.Abs(float64(want))
+	return res
 }
 
 // checkTruth compares a Result with the generator's truth.
@@ -39,7 +32,7 @@ func checkTruth(t *testing.T, res *result.Result, tr samples.Truth) {
 	if res.BottleneckStage != tr.BottleneckStage {
 		t.Errorf("bottleneck stage %d, want %d", res.BottleneckStage, tr.BottleneckStage)
 	}
-	if !within(res.StepNs, tr.StepNs) {
+	if !sampletest.CloseTo(res.StepNs, tr.StepNs) {
 		t.Errorf("step %d, want %d", res.StepNs, tr.StepNs)
 	}
 	if len(res.Ranks) != len(tr.Ranks) {
@@ -56,17 +49,17 @@ func checkRank(t *testing.T, got result.RankStats, want samples.TruthRank) {
 	if math.Abs(got.BubbleFraction-want.BubbleFraction) > 0.01 {
 		t.Errorf("rank %d: bubble fraction %.4f, want %.4f", want.Rank, got.BubbleFraction, want.BubbleFraction)
 	}
-	if !within(got.ComputeNs, want.ComputeNs) || !within(got.IdleNs, want.IdleNs) {
+	if !sampletest.CloseTo(got.ComputeNs, want.ComputeNs) || !sampletest.CloseTo(got.IdleNs, want.IdleNs) {
 		t.Errorf("rank %d: compute %d idle %d, want %d %d", want.Rank, got.ComputeNs, got.IdleNs, want.ComputeNs, want.IdleNs)
 	}
-	if !within(got.BubbleFillDrainNs, want.FillDrainNs) || !within(got.BubbleSteadyNs, want.SteadyBubbleNs) {
+	if !sampletest.CloseTo(got.BubbleFillDrainNs, want.FillDrainNs) || !sampletest.CloseTo(got.BubbleSteadyNs, want.SteadyBubbleNs) {
 		t.Errorf("rank %d: fill/drain %d steady %d, want %d %d", want.Rank, got.BubbleFillDrainNs, got.BubbleSteadyNs, want.FillDrainNs, want.SteadyBubbleNs)
 	}
 	if d := got.ClockOffsetNs - want.ClockOffsetNs; d > 20e3 || d < -20e3 {
 		t.Errorf("rank %d: clock offset %d, want %d", want.Rank, got.ClockOffsetNs, want.ClockOffsetNs)
 	}
 	for ax, w := range want.ExposedNs {
-		if !within(got.ExposedNs[ax], w) || !within(got.CommNs[ax], want.CommNs[ax]) {
+		if !sampletest.CloseTo(got.ExposedNs[ax], w) || !sampletest.CloseTo(got.CommNs[ax], want.CommNs[ax]) {
 			t.Errorf("rank %d %s: comm %d exposed %d, want %d %d", want.Rank, ax, got.CommNs[ax], got.ExposedNs[ax], want.CommNs[ax], w)
 		}
 	}
@@ -89,7 +82,7 @@ func TestAnalyzeRecoversTruth(t *testing.T) {
 	for _, name := range []string{"default", "balanced-1f1b", "balanced-gpipe", "slow-last-stage", "slow-rank", "clock-skew", "dp-overlap", "dp-exposed", "p2p-nometa", "p2p-nometa+flags"} {
 		t.Run(name, func(t *testing.T) {
 			scenario, flags := strings.CutSuffix(name, "+flags")
-			job := simulate(t, scenario)
+			job := sampletest.Job(t, scenario)
 			opts := Options{}
 			if flags { // the layout as the user would give it
 				opts.Layout = layout.Flags{TP: job.Truth.TP, PP: job.Truth.PP, DP: job.Truth.DP}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 	"github.com/tpptrace/tpptrace/samples/shared"
 
 	"github.com/tpptrace/tpptrace/analysis/clock"
@@ -51,18 +52,11 @@ func TestAlignOnGeneratedJobs(t *testing.T) {
 func simulate(tb testing.TB, name string) *samples.Job {
 	tb.Helper()
 	base, skewed := strings.CutSuffix(name, "-skewed")
-	cfg, err := samples.Lookup(base)
-	if err != nil {
-		tb.Fatal(err)
-	}
+	cfg := sampletest.Config(tb, base)
 	if skewed {
 		cfg.GPUsPerHost, cfg.MaxHostOffsetNs, cfg.Seed = 2, 300_000, 11
 	}
-	j, err := samples.Simulate(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return j
+	return sampletest.Simulate(tb, cfg)
 }
 
 func abs(x int64) int64 {

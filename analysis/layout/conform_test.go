@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 	"github.com/tpptrace/tpptrace/samples/shared"
 
 	"github.com/tpptrace/tpptrace/analysis/layout"
@@ -20,11 +21,7 @@ import (
 func TestInferOnGeneratedJobs(t *testing.T) {
 	for _, s := range samples.Scenarios {
 		t.Run(s.Name, func(t *testing.T) {
-			cfg, _ := samples.Lookup(s.Name)
-			j, err := samples.Simulate(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			j := sampletest.Job(t, s.Name)
 			l, err := layout.Infer(j.Trace, layout.Flags{})
 			if err != nil || l.TP != j.Truth.TP || l.PP != j.Truth.PP || l.DP != j.Truth.DP || len(l.Problems) > 0 {
 				t.Fatalf("Infer = %+v, %v; truth TP%d PP%d DP%d", l, err, j.Truth.TP, j.Truth.PP, j.Truth.DP)
@@ -77,11 +74,7 @@ func TestInferOnSampledHTA(t *testing.T) {
 }
 
 func BenchmarkInferBig64(b *testing.B) {
-	cfg, _ := samples.Lookup("big-64")
-	j, err := samples.Simulate(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
+	j := sampletest.Job(b, "big-64")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := layout.Infer(j.Trace, layout.Flags{}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 	"github.com/tpptrace/tpptrace/samples/shared"
 
 	"github.com/tpptrace/tpptrace/analysis/layout"
@@ -13,7 +14,6 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/kineto"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
-	"github.com/tpptrace/tpptrace/samples"
 )
 
 // TestFindOnGeneratedJobs: the analysed steps are the truth's complete
@@ -21,7 +21,7 @@ import (
 func TestFindOnGeneratedJobs(t *testing.T) {
 	for _, name := range []string{"balanced-1f1b", "clock-skew", "p2p-nometa", "dp-overlap"} {
 		t.Run(name, func(t *testing.T) {
-			j := simulate(t, name)
+			j := sampletest.Job(t, name)
 			s, err := steps.Find(j.Trace, nil)
 			if err != nil || s.Method != "profiler-step" {
 				t.Fatalf("Find: %v, method %q", err, s.Method)
@@ -38,7 +38,7 @@ func TestFindOnGeneratedJobs(t *testing.T) {
 // sync period must give as many steps as the truth, minus the incomplete
 // first window.
 func TestFindPeriodOnGeneratedJob(t *testing.T) {
-	j := simulate(t, "balanced-1f1b")
+	j := sampletest.Job(t, "balanced-1f1b")
 	if _, err := layout.Infer(j.Trace, layout.Flags{}); err != nil {
 		t.Fatal(err)
 	}
@@ -76,19 +76,6 @@ func toInts(v []int32) []int {
 	return out
 }
 
-func simulate(tb testing.TB, name string) *samples.Job {
-	tb.Helper()
-	cfg, err := samples.Lookup(name)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	j, err := samples.Simulate(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return j
-}
-
 // TestFindOnRealDLRM: one ProfilerStep (#10) per rank, its GPU work inside.
 func TestFindOnRealDLRM(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(shared.Dir(t, "traces", "kineto", "param_dlrm_8rank"), "*.json"))
@@ -104,7 +91,7 @@ func TestFindOnRealDLRM(t *testing.T) {
 }
 
 func BenchmarkFindBig64(b *testing.B) {
-	j := simulate(b, "big-64")
+	j := sampletest.Job(b, "big-64")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := steps.Find(j.Trace, nil); err != nil {

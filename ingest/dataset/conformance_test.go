@@ -1,13 +1,12 @@
 package dataset_test
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 	"github.com/tpptrace/tpptrace/samples/shared"
 
-	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
@@ -23,11 +22,7 @@ func TestRealTracesRoundTrip(t *testing.T) {
 			if len(files) == 0 {
 				t.Skipf("no trace files in %s", name)
 			}
-			tr, err := ingest.Load(context.Background(), files, source.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			roundTrip(t, tr)
+			roundTrip(t, sampletest.Load(t, source.Options{}, files...))
 		})
 	}
 }

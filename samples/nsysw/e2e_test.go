@@ -8,20 +8,16 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
-	"github.com/tpptrace/tpptrace/samples/kinetow"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
 // analyzeDir loads a directory as `tpptrace analyze <dir>` does and analyses it.
 func analyzeDir(t *testing.T, dir string) *result.Result {
 	t.Helper()
-	tr, err := ingest.Load(context.Background(), []string{dir}, source.Options{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := sampletest.Load(t, source.Options{Workers: 2}, dir)
 	res, err := analysis.Analyze(context.Background(), tr, analysis.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -29,30 +25,24 @@ func analyzeDir(t *testing.T, dir string) *result.Result {
 	return res
 }
 
-// within: 5 % or 0.5 ms, the analysis truth tolerance.
-func within(got, want int64) bool {
-	d := math.Abs(float64(got - want))
-	return d <= 0.5e6 || d <= 0.05*math.Abs(float64(want))
-}
-
 func checkTruth(t *testing.T, form string, res *result.Result, tr samples.Truth) {
 	t.Helper()
 	if res.Schedule != tr.Schedule || res.Microbatches != tr.Microbatches || res.BottleneckStage != tr.BottleneckStage {
 		t.Errorf("%s: schedule %s m=%d bottleneck %d, want %s m=%d %d", form, res.Schedule, res.Microbatches, res.BottleneckStage, tr.Schedule, tr.Microbatches, tr.BottleneckStage)
 	}
-	if !within(res.StepNs, tr.StepNs) || len(res.Ranks) != len(tr.Ranks) {
+	if !sampletest.CloseTo(res.StepNs, tr.StepNs) || len(res.Ranks) != len(tr.Ranks) {
 		t.Fatalf("%s: step %d over %d ranks, want %d over %d", form, res.StepNs, len(res.Ranks), tr.StepNs, len(tr.Ranks))
 	}
 	for i, w := range tr.Ranks {
 		g := res.Ranks[i]
-		if math.Abs(g.BubbleFraction-w.BubbleFraction) > 0.01 || !within(g.ComputeNs, w.ComputeNs) || !within(g.IdleNs, w.IdleNs) {
+		if math.Abs(g.BubbleFraction-w.BubbleFraction) > 0.01 || !sampletest.CloseTo(g.ComputeNs, w.ComputeNs) || !sampletest.CloseTo(g.IdleNs, w.IdleNs) {
 			t.Errorf("%s rank %d: bubble %.4f compute %d idle %d, want %.4f %d %d", form, w.Rank, g.BubbleFraction, g.ComputeNs, g.IdleNs, w.BubbleFraction, w.ComputeNs, w.IdleNs)
 		}
 		if d := g.ClockOffsetNs - w.ClockOffsetNs; d > 20e3 || d < -20e3 {
 			t.Errorf("%s rank %d: clock offset %d, want %d", form, w.Rank, g.ClockOffsetNs, w.ClockOffsetNs)
 		}
 		for ax, e := range w.ExposedNs {
-			if !within(g.ExposedNs[ax], e) || !within(g.CommNs[ax], w.CommNs[ax]) {
+			if !sampletest.CloseTo(g.ExposedNs[ax], e) || !sampletest.CloseTo(g.CommNs[ax], w.CommNs[ax]) {
 				t.Errorf("%s rank %d %s: comm %d exposed %d, want %d %d", form, w.Rank, ax, g.CommNs[ax], g.ExposedNs[ax], w.CommNs[ax], e)
 			}
 		}
@@ -93,19 +83,9 @@ func TestNsysAndKinetoFormsAgree(t *testing.T) {
 	for _, name := range []string{"default", "clock-skew", "dp-exposed"} {
 		for _, perNode := range []bool{false, true} {
 			t.Run(name+map[bool]string{false: "/per-rank", true: "/per-node"}[perNode], func(t *testing.T) {
-				cfg, err := samples.Lookup(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				job, err := samples.Simulate(cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				nd, kd := t.TempDir(), t.TempDir()
+				job := sampletest.Job(t, name)
+				nd, kd := t.TempDir(), sampletest.KinetoDir(t, job)
 				if _, err := nsysw.WriteDir(nd, job, nsysw.Options{PerNode: perNode}); err != nil {
-					t.Fatal(err)
-				}
-				if err := kinetow.WriteDir(kd, job); err != nil {
 					t.Fatal(err)
 				}
 				nres, kres := analyzeDir(t, nd), analyzeDir(t, kd)

@@ -10,27 +10,14 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/nvml"
 	"github.com/tpptrace/tpptrace/ingest/source"
-	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
-
-func slowJob(t *testing.T) *samples.Job {
-	t.Helper()
-	cfg, err := samples.Lookup("slow-rank")
-	if err != nil {
-		t.Fatal(err)
-	}
-	job, err := samples.Simulate(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return job
-}
 
 // TestSlowRankEvidenceFromWrittenSamples writes the samples, reads them back
 // through the nvml reader, merges them with the job's trace and checks that
 // the join cites the slow GPU's clock against its peers.
 func TestSlowRankEvidenceFromWrittenSamples(t *testing.T) {
-	job := slowJob(t)
+	job := sampletest.Job(t, "slow-rank")
 	paths, err := Write(t.TempDir(), job)
 	if err != nil {
 		t.Fatal(err)

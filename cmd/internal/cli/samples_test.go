@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
 // TestSamplesGenEveryFormat writes a small job in every form and reads the
@@ -56,10 +55,7 @@ func TestSamplesGenEveryFormat(t *testing.T) {
 // formats the trace must hold, all of them.
 func loadClean(t *testing.T, paths []string, formats map[string]bool) *model.Trace {
 	t.Helper()
-	tr, err := ingest.Load(context.Background(), paths, source.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := sampletest.Load(t, source.Options{}, paths...)
 	for _, s := range tr.Skipped {
 		if strings.HasPrefix(s.Reason, "category ") && strings.HasSuffix(s.Reason, " is not used") {
 			continue
