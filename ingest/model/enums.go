@@ -19,12 +19,7 @@ const (
 
 var kindNames = [...]string{"unknown", "compute", "comm", "memcpy", "memset", "cpu_op", "annotation", "gpu_annotation", "runtime"}
 
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "unknown"
-}
+func (k Kind) String() string { return nameOf(kindNames[:], k, "unknown") }
 
 // OnGPU reports whether events of this kind run on a GPU stream.
 func (k Kind) OnGPU() bool {
@@ -33,12 +28,7 @@ func (k Kind) OnGPU() bool {
 
 // ParseKind is the inverse of Kind.String; unknown names give KindUnknown.
 func ParseKind(s string) Kind {
-	for i, n := range kindNames {
-		if n == s {
-			return Kind(i)
-		}
-	}
-	return KindUnknown
+	return parseName(kindNames[:], s, KindUnknown)
 }
 
 // Kinds lists every defined kind, KindUnknown first.
@@ -72,24 +62,14 @@ const (
 
 var opNames = [...]string{"none", "all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all", "send", "recv", "send_recv", "barrier", "other"}
 
-func (o Op) String() string {
-	if int(o) < len(opNames) {
-		return opNames[o]
-	}
-	return "other"
-}
+func (o Op) String() string { return nameOf(opNames[:], o, "other") }
 
 // ParseOp is the inverse of Op.String; unknown names give OpOther, "" gives OpNone.
 func ParseOp(s string) Op {
 	if s == "" {
 		return OpNone
 	}
-	for i, n := range opNames {
-		if n == s {
-			return Op(i)
-		}
-	}
-	return OpOther
+	return parseName(opNames[:], s, OpOther)
 }
 
 // PointToPoint reports whether the op is a send, a recv or an undirected p2p kernel.
@@ -112,21 +92,11 @@ const (
 
 var axisNames = [...]string{"unknown", "TP", "PP", "DP", "CP", "EP", "WORLD"}
 
-func (a Axis) String() string {
-	if int(a) < len(axisNames) {
-		return axisNames[a]
-	}
-	return "unknown"
-}
+func (a Axis) String() string { return nameOf(axisNames[:], a, "unknown") }
 
 // ParseAxis is the inverse of Axis.String (case-sensitive); unknown names give AxisUnknown.
 func ParseAxis(s string) Axis {
-	for i, n := range axisNames {
-		if n == s {
-			return Axis(i)
-		}
-	}
-	return AxisUnknown
+	return parseName(axisNames[:], s, AxisUnknown)
 }
 
 // AxisSource tells how a communicator's axis was decided.
@@ -144,19 +114,27 @@ const (
 
 var axisSourceNames = [...]string{"unknown", "flag", "description", "members", "traffic"}
 
-func (s AxisSource) String() string {
-	if int(s) < len(axisSourceNames) {
-		return axisSourceNames[s]
-	}
-	return "unknown"
-}
+func (s AxisSource) String() string { return nameOf(axisSourceNames[:], s, "unknown") }
 
 // ParseAxisSource is the inverse of AxisSource.String.
 func ParseAxisSource(s string) AxisSource {
-	for i, n := range axisSourceNames {
+	return parseName(axisSourceNames[:], s, AxisByUnknown)
+}
+
+// nameOf is names[e], or unknown past the end of names.
+func nameOf[E ~uint8](names []string, e E, unknown string) string {
+	if int(e) < len(names) {
+		return names[e]
+	}
+	return unknown
+}
+
+// parseName is the value whose name is s, or unknown when none is.
+func parseName[E ~uint8](names []string, s string, unknown E) E {
+	for i, n := range names {
 		if n == s {
-			return AxisSource(i)
+			return E(i)
 		}
 	}
-	return AxisByUnknown
+	return unknown
 }
