@@ -2,6 +2,7 @@ package measure
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 )
 
@@ -63,17 +64,8 @@ func Union(a, b Set) Set {
 // Intersect returns a ∩ b as a new set.
 func Intersect(a, b Set) Set {
 	var out Set
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		lo, hi := max(a[i].Start, b[j].Start), min(a[i].End, b[j].End)
-		if hi > lo {
-			out = append(out, Interval{lo, hi})
-		}
-		if a[i].End < b[j].End {
-			i++
-		} else {
-			j++
-		}
+	for iv := range overlaps(a, b) {
+		out = append(out, iv)
 	}
 	return out
 }
@@ -81,16 +73,29 @@ func Intersect(a, b Set) Set {
 // IntersectLen returns |a ∩ b| without allocating.
 func IntersectLen(a, b Set) int64 {
 	var n int64
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		n += max(min(a[i].End, b[j].End)-max(a[i].Start, b[j].Start), 0)
-		if a[i].End < b[j].End {
-			i++
-		} else {
-			j++
-		}
+	for iv := range overlaps(a, b) {
+		n += iv.End - iv.Start
 	}
 	return n
+}
+
+// overlaps yields the non-empty overlaps of a and b in order, walking both
+// sets once.
+func overlaps(a, b Set) iter.Seq[Interval] {
+	return func(yield func(Interval) bool) {
+		i, j := 0, 0
+		for i < len(a) && j < len(b) {
+			lo, hi := max(a[i].Start, b[j].Start), min(a[i].End, b[j].End)
+			if hi > lo && !yield(Interval{lo, hi}) {
+				return
+			}
+			if a[i].End < b[j].End {
+				i++
+			} else {
+				j++
+			}
+		}
+	}
 }
 
 // Subtract returns a − b as a new set.

@@ -87,7 +87,8 @@ func TestNormalizeMergesTouching(t *testing.T) {
 	}
 }
 
-func BenchmarkUnion(b *testing.B) {
+// benchSets are two random sets of 10,000 intervals each.
+func benchSets() (Set, Set) {
 	r := rand.New(rand.NewPCG(3, 4))
 	mk := func() Set {
 		raw := make([]Interval, 10000)
@@ -97,10 +98,30 @@ func BenchmarkUnion(b *testing.B) {
 		}
 		return Normalize(raw)
 	}
-	x, y := mk(), mk()
+	return mk(), mk()
+}
+
+func BenchmarkUnion(b *testing.B) {
+	x, y := benchSets()
 	b.ResetTimer()
 	for b.Loop() {
 		_ = Subtract(Union(x, y), y)
+	}
+}
+
+func BenchmarkIntersect(b *testing.B) {
+	x, y := benchSets()
+	b.ResetTimer()
+	for b.Loop() {
+		_ = Intersect(x, y)
+	}
+}
+
+func BenchmarkIntersectLen(b *testing.B) {
+	x, y := benchSets()
+	b.ResetTimer()
+	for b.Loop() {
+		_ = IntersectLen(x, y)
 	}
 }
 
