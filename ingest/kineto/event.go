@@ -95,7 +95,16 @@ func parseInt(b []byte) (int64, bool) {
 	if neg {
 		b = b[1:]
 	}
-	if len(b) == 0 || len(b) > 18 {
+	n, ok := digits(b, 18)
+	if neg {
+		n = -n
+	}
+	return n, ok
+}
+
+// digits parses 1 to most decimal digits, nothing else.
+func digits(b []byte, most int) (int64, bool) {
+	if len(b) == 0 || len(b) > most {
 		return 0, false
 	}
 	var n int64
@@ -104,9 +113,6 @@ func parseInt(b []byte) (int64, bool) {
 			return 0, false
 		}
 		n = n*10 + int64(c-'0')
-	}
-	if neg {
-		n = -n
 	}
 	return n, true
 }

@@ -135,20 +135,14 @@ func parseExponent(b []byte) (int, error) {
 	if b[0] == '-' || b[0] == '+' {
 		b = b[1:]
 	}
-	if len(b) == 0 || len(b) > 4 {
+	e, ok := digits(b, 4)
+	if !ok {
 		return 0, errNumber
-	}
-	e := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, errNumber
-		}
-		e = e*10 + int(c-'0')
 	}
 	if neg {
 		e = -e
 	}
-	return e, nil
+	return int(e), nil
 }
 
 // nanos returns the mantissa × 10^(exp+3) truncated to an integer, and
