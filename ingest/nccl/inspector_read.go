@@ -15,7 +15,6 @@ import (
 // in a Fallback trace on the host wall clock (ClockBase 0, epoch ns), so
 // that a Kineto or nsys timeline of a rank replaces them on Merge.
 func readInspector(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
-	var views []commView
 	var recs []InspectorRecord
 	var skips []model.Skip
 	for _, p := range paths {
@@ -29,15 +28,22 @@ func readInspector(ctx context.Context, paths []string, opts source.Options) (*m
 		skips = append(skips, sk...)
 		recs = append(recs, rs...)
 	}
+	t := inspectorTrace(recs, paths)
+	t.Skipped = append(t.Skipped, skips...)
+	return t, nil
+}
+
+// inspectorTrace builds the trace of records read from paths.
+func inspectorTrace(recs []InspectorRecord, paths []string) *model.Trace {
+	views := make([]commView, 0, len(recs))
 	for _, r := range recs {
 		views = append(views, commView{ID: hexKey(r.CommID), Name: r.CommName, Host: r.Host, PID: r.PID, Rank: r.Rank, NRanks: r.NRanks})
 	}
 	t := viewsTrace(views, "nccl-inspector", paths)
-	t.Skipped = append(t.Skipped, skips...)
 	addInspectorEvents(t, recs, newInspectorIndex(t, views))
 	t.Events.Sort()
 	t.Fallback = t.Events.Len() > 0
-	return t, nil
+	return t
 }
 
 func readInspectorFile(p string) ([]InspectorRecord, []model.Skip, error) {

@@ -45,11 +45,16 @@ func (ts *inspectorTS) times(outer *inspectorTS) InspectorTimes {
 // maxUs bounds the timestamps read (µs, year 2255): ns stay in an int64.
 const maxUs = 9e15
 
+// maxDurNs is the longest kernel kept: a week, the longest event the model
+// accepts.
+const maxDurNs = 7 * 24 * 3600 * 1e9
+
 // Span is the record's kernel on the host wall clock, epoch ns: it ends at
 // the last channel's kernel_stop_ts and lasts coll_exec_time_us (the GPU
 // kernel time, which the µs stamps cannot resolve), else the kernel span;
 // without kernel events, it starts at the operation's start stamp. ok is
-// false for non-verbose records (no timestamp) and unusable stamps.
+// false for non-verbose records (no timestamp) and unusable stamps (beyond
+// 2255, a stop before the start, longer than a week).
 func (r InspectorRecord) Span() (startNs, durNs int64, ok bool) {
 	t := r.Times
 	if max(t.OpStartUs, t.OpStopUs, t.KernelStartUs, t.KernelStopUs) >= maxUs || !(r.ExecUs >= 0 && r.ExecUs < 1e12) {
@@ -66,7 +71,7 @@ func (r InspectorRecord) Span() (startNs, durNs int64, ok bool) {
 	default:
 		return 0, 0, false
 	}
-	return startNs, durNs, durNs >= 0 && startNs > 0
+	return startNs, durNs, durNs >= 0 && durNs <= maxDurNs && startNs > 0
 }
 
 // cmpOrZero is a when positive, else b when valid, else 0.
