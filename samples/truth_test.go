@@ -40,15 +40,10 @@ func TestTruthByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := j.Truth
-	type want struct{ step, compute, pp, exposed, idle, bubble, fill int64 }
-	for r, w := range []want{{998, 640, 740, 340, 18, 358, 358}, {788, 660, 230, 110, 18, 128, 128}} {
+	wants := []handFigures{{998, 640, 740, 340, 18, 358, 358}, {788, 660, 230, 110, 18, 128, 128}}
+	checkHandFigures(t, tr, wants)
+	for r, w := range wants {
 		g := tr.Ranks[r]
-		got := want{g.StepNs, g.ComputeNs, g.CommNs["PP"], g.ExposedNs["PP"], g.IdleNs, g.BubbleNs, g.FillDrainNs}
-		for i := range 7 {
-			if gv, wv := field(got, i), field(w, i)*1000; gv != wv {
-				t.Errorf("rank %d figure %d (step, compute, pp, exposed, idle, bubble, fill): got %d ns, want %d", r, i, gv, wv)
-			}
-		}
 		if frac := float64(w.bubble) / float64(w.step); math.Abs(g.BubbleFraction-frac) > 1e-6 {
 			t.Errorf("rank %d bubble fraction %g, want %g", r, g.BubbleFraction, frac)
 		}
@@ -64,7 +59,24 @@ func TestTruthByHand(t *testing.T) {
 	}
 }
 
-func field(w struct{ step, compute, pp, exposed, idle, bubble, fill int64 }, i int) int64 {
+// handFigures are a rank's figures worked out by hand, in µs.
+type handFigures struct{ step, compute, pp, exposed, idle, bubble, fill int64 }
+
+// checkHandFigures compares rank r's truth with wants[r] for every r.
+func checkHandFigures(t *testing.T, tr Truth, wants []handFigures) {
+	t.Helper()
+	for r, w := range wants {
+		g := tr.Ranks[r]
+		got := handFigures{g.StepNs, g.ComputeNs, g.CommNs["PP"], g.ExposedNs["PP"], g.IdleNs, g.BubbleNs, g.FillDrainNs}
+		for i := range 7 {
+			if gv, wv := field(got, i), field(w, i)*1000; gv != wv {
+				t.Errorf("rank %d figure %d (step, compute, pp, exposed, idle, bubble, fill): got %d ns, want %d", r, i, gv, wv)
+			}
+		}
+	}
+}
+
+func field(w handFigures, i int) int64 {
 	return [...]int64{w.step, w.compute, w.pp, w.exposed, w.idle, w.bubble, w.fill}[i]
 }
 
@@ -96,16 +108,7 @@ func TestInterleavedTruthByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := j.Truth
-	type want struct{ step, compute, pp, exposed, idle, bubble, fill int64 }
-	for r, w := range []want{{1678, 1280, 1380, 380, 18, 398, 398}, {1468, 1300, 1180, 150, 18, 168, 168}} {
-		g := tr.Ranks[r]
-		got := want{g.StepNs, g.ComputeNs, g.CommNs["PP"], g.ExposedNs["PP"], g.IdleNs, g.BubbleNs, g.FillDrainNs}
-		for i := range 7 {
-			if gv, wv := field(got, i), field(w, i)*1000; gv != wv {
-				t.Errorf("rank %d figure %d (step, compute, pp, exposed, idle, bubble, fill): got %d ns, want %d", r, i, gv, wv)
-			}
-		}
-	}
+	checkHandFigures(t, tr, []handFigures{{1678, 1280, 1380, 380, 18, 398, 398}, {1468, 1300, 1180, 150, 18, 168, 168}})
 	if tr.Schedule != ScheduleInterleaved || tr.VirtualStages != 2 || tr.StepNs != 1_678_000 || tr.IdealBubble != 0.2 || tr.BottleneckStage != 1 {
 		t.Errorf("job: schedule %q v=%d step %d ideal %g bottleneck %d; want interleaved, 2, 1678000, 0.2, 1",
 			tr.Schedule, tr.VirtualStages, tr.StepNs, tr.IdealBubble, tr.BottleneckStage)
