@@ -70,10 +70,7 @@ func BenchmarkWrite2M(b *testing.B) {
 }
 
 func BenchmarkRead2M(b *testing.B) {
-	dir := filepath.Join(b.TempDir(), "ds")
-	if err := Write(dir, benchTrace(b, benchEvents), Manifest{}); err != nil {
-		b.Fatal(err)
-	}
+	dir := writeBench(b)
 	b.ReportAllocs()
 	start := time.Now()
 	for b.Loop() {
@@ -86,10 +83,7 @@ func BenchmarkRead2M(b *testing.B) {
 }
 
 func BenchmarkReadOneRank(b *testing.B) {
-	dir := filepath.Join(b.TempDir(), "ds")
-	if err := Write(dir, benchTrace(b, benchEvents), Manifest{}); err != nil {
-		b.Fatal(err)
-	}
+	dir := writeBench(b)
 	b.ReportAllocs()
 	start := time.Now()
 	for b.Loop() {
@@ -98,4 +92,15 @@ func BenchmarkReadOneRank(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(benchEvents/8)*float64(b.N)/time.Since(start).Seconds(), "rows/s")
+}
+
+// writeBench writes the benchmark trace as a dataset into a new temporary
+// folder.
+func writeBench(b *testing.B) string {
+	b.Helper()
+	dir := filepath.Join(b.TempDir(), "ds")
+	if err := Write(dir, benchTrace(b, benchEvents), Manifest{}); err != nil {
+		b.Fatal(err)
+	}
+	return dir
 }

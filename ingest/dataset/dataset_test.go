@@ -25,6 +25,21 @@ func writeFixture(t *testing.T, steps int) (string, *model.Trace) {
 	return dir, tr
 }
 
+// writeRead writes tr as a dataset into a new temporary folder and reads
+// it back.
+func writeRead(t *testing.T, tr *model.Trace, man Manifest) (string, *model.Trace, Manifest) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "ds")
+	if err := Write(dir, tr, man); err != nil {
+		t.Fatal(err)
+	}
+	got, m, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, got, m
+}
+
 func sortedCopy(t *testing.T, tr *model.Trace) *model.Trace {
 	t.Helper()
 	s, err := model.Merge(tr) // Merge copies and sorts
@@ -37,15 +52,8 @@ func sortedCopy(t *testing.T, tr *model.Trace) *model.Trace {
 func TestRoundTrip(t *testing.T) {
 	tr := buildTrace(t, 3)
 	before := dump(tr)
-	dir := filepath.Join(t.TempDir(), "ds")
-	if err := Write(dir, tr, Manifest{Tool: "tpptrace test"}); err != nil {
-		t.Fatal(err)
-	}
+	_, got, m := writeRead(t, tr, Manifest{Tool: "tpptrace test"})
 	diffDumps(t, before, dump(tr)) // Write must not reorder its input
-	got, m, err := Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := got.Validate(); err != nil {
 		t.Fatalf("read trace is invalid: %v", err)
 	}
@@ -60,14 +68,7 @@ func TestRoundTrip(t *testing.T) {
 
 func TestWriteSortedInputUnchanged(t *testing.T) {
 	tr := sortedCopy(t, buildTrace(t, 2))
-	dir := filepath.Join(t.TempDir(), "ds")
-	if err := Write(dir, tr, Manifest{}); err != nil {
-		t.Fatal(err)
-	}
-	got, m, err := Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, got, m := writeRead(t, tr, Manifest{})
 	diffDumps(t, dump(tr), dump(got))
 	if m.Tool != "tpptrace" {
 		t.Fatalf("default tool = %q", m.Tool)
@@ -324,14 +325,7 @@ func TestEmptyAndEventlessRanks(t *testing.T) {
 			tr.AddRank(model.Rank{Rank: 5, LocalGPU: -1, Coord: model.UnknownCoord, Source: -1})
 			tr.AddEvent(model.NewEvent(0, model.KindCompute, tr.Names.Intern("k"), 1, 2))
 		}
-		dir := filepath.Join(t.TempDir(), "ds")
-		if err := Write(dir, tr, Manifest{}); err != nil {
-			t.Fatal(err)
-		}
-		got, m, err := Read(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir, got, m := writeRead(t, tr, Manifest{})
 		diffDumps(t, dump(tr), dump(got))
 		if withRanks && (!slices.Equal(m.Ranks, []int32{0, 5}) || !slices.Equal(m.RankEvents, []int64{1, 0})) {
 			t.Fatalf("ranks %v counts %v", m.Ranks, m.RankEvents)
