@@ -152,7 +152,16 @@ const (
 )
 
 // writeFile writes rows to path as one Parquet file.
-func writeFile[T any](path string, rows []T, opts []parquet.WriterOption, extra ...parquet.WriterOption) (err error) {
+func writeFile[T any](path string, rows []T, opts []parquet.WriterOption, extra ...parquet.WriterOption) error {
+	return writeParquet(path, append(opts, extra...), func(w *parquet.GenericWriter[T]) error {
+		_, err := w.Write(rows)
+		return err
+	})
+}
+
+// writeParquet creates path as a Parquet file of rows of T written with
+// opts; fill writes the rows. Errors after the file is created name it.
+func writeParquet[T any](path string, opts []parquet.WriterOption, fill func(*parquet.GenericWriter[T]) error) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -162,8 +171,8 @@ func writeFile[T any](path string, rows []T, opts []parquet.WriterOption, extra 
 			err = fmt.Errorf("%s: %w", path, cerr)
 		}
 	}()
-	w := parquet.NewGenericWriter[T](f, append(opts, extra...)...)
-	if _, err := w.Write(rows); err != nil {
+	w := parquet.NewGenericWriter[T](f, opts...)
+	if err := fill(w); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if err := w.Close(); err != nil {

@@ -61,15 +61,7 @@ func sortOrder(ev *model.Events) []int32 {
 	if sorted {
 		return nil
 	}
-	perm := make([]int32, ev.Len())
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	slices.SortStableFunc(perm, func(a, b int32) int {
-		return cmp.Or(cmp.Compare(ev.Rank[a], ev.Rank[b]), cmp.Compare(ev.Start[a], ev.Start[b]),
-			cmp.Compare(ev.Dur[b], ev.Dur[a]), cmp.Compare(ev.Kind[a], ev.Kind[b]))
-	})
-	return perm
+	return ev.SortOrder()
 }
 
 func at(perm []int32, i int) int {
@@ -99,30 +91,19 @@ func rankSpans(t *model.Trace, perm []int32) []rankSpan {
 	return spans
 }
 
-func writeRankEvents(path string, t *model.Trace, perm []int32, s rankSpan, tool string) (err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("%s: %w", path, cerr)
-		}
-	}()
+func writeRankEvents(path string, t *model.Trace, perm []int32, s rankSpan, tool string) error {
 	opts := append(writeOptions(tool, "events"), parquet.SortingWriterConfig(
 		parquet.SortingColumns(parquet.Ascending("rank"), parquet.Ascending("start_ns"))))
-	w := parquet.NewGenericWriter[eventRow](f, opts...)
-	buf := make([]eventRow, 0, min(batchRows, s.hi-s.lo))
-	for lo := s.lo; lo < s.hi; lo += batchRows {
-		buf = fillEventRows(buf[:0], t, perm, lo, min(lo+batchRows, s.hi))
-		if _, err := w.Write(buf); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+	return writeParquet(path, opts, func(w *parquet.GenericWriter[eventRow]) error {
+		buf := make([]eventRow, 0, min(batchRows, s.hi-s.lo))
+		for lo := s.lo; lo < s.hi; lo += batchRows {
+			buf = fillEventRows(buf[:0], t, perm, lo, min(lo+batchRows, s.hi))
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
 		}
-	}
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 func fillEventRows(buf []eventRow, t *model.Trace, perm []int32, lo, hi int) []eventRow {

@@ -86,7 +86,11 @@ func (ev *Events) Grow(n int) {
 
 // Sort orders events by rank, then start, then longer first (so an enclosing
 // range precedes what it encloses), then kind. It is stable.
-func (ev *Events) Sort() {
+func (ev *Events) Sort() { ev.permute(ev.SortOrder()) }
+
+// SortOrder is the permutation Sort applies, without applying it: row i of
+// the sorted events is row SortOrder()[i] of these.
+func (ev *Events) SortOrder() []int32 {
 	perm := make([]int32, ev.Len())
 	for i := range perm {
 		perm[i] = int32(i)
@@ -95,7 +99,7 @@ func (ev *Events) Sort() {
 		return cmp.Or(cmp.Compare(ev.Rank[a], ev.Rank[b]), cmp.Compare(ev.Start[a], ev.Start[b]),
 			cmp.Compare(ev.Dur[b], ev.Dur[a]), cmp.Compare(ev.Kind[a], ev.Kind[b]))
 	})
-	ev.permute(perm)
+	return perm
 }
 
 func (ev *Events) permute(perm []int32) {

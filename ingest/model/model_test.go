@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -97,5 +98,35 @@ func TestMergeFillsDescriptiveRanks(t *testing.T) {
 	}
 	if m.Ranks[0].Host != "node000" || m.Ranks[0].LocalGPU != 0 {
 		t.Fatalf("host should be filled and known GPU kept: %+v", m.Ranks[0])
+	}
+}
+
+// TestSortOrder: SortOrder leaves the events as they are and names the rows
+// in the order Sort puts them: rank, start, longer first, kind, stable.
+func TestSortOrder(t *testing.T) {
+	var ev Events
+	for _, e := range []Event{
+		{Rank: 1, Start: 5, Dur: 1, Kind: KindCompute},
+		{Rank: 0, Start: 9, Dur: 1, Kind: KindCompute},
+		{Rank: 0, Start: 3, Dur: 1, Kind: KindComm},
+		{Rank: 0, Start: 3, Dur: 4, Kind: KindAnnotation},
+		{Rank: 0, Start: 3, Dur: 1, Kind: KindCompute},
+		{Rank: 0, Start: 3, Dur: 1, Kind: KindCompute, Corr: 1},
+	} {
+		ev.Append(e)
+	}
+	perm := ev.SortOrder()
+	if want := []int32{3, 4, 5, 2, 1, 0}; !slices.Equal(perm, want) {
+		t.Fatalf("SortOrder = %v, want %v", perm, want)
+	}
+	if ev.Rank[0] != 1 || ev.Start[1] != 9 {
+		t.Fatal("SortOrder moved rows")
+	}
+	sorted := ev
+	sorted.Sort()
+	for i, j := range perm {
+		if sorted.At(i) != ev.At(int(j)) {
+			t.Errorf("sorted row %d = %+v, want row %d %+v", i, sorted.At(i), j, ev.At(int(j)))
+		}
 	}
 }
