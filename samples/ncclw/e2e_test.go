@@ -107,33 +107,41 @@ func checkInspectorAlone(t *testing.T, got, kin *result.Result, truth samples.Tr
 		t.Fatalf("clock %+v layout %+v over %d ranks, want matched collectives, TP%d PP%d DP%d over %d ranks",
 			got.Clock, l, len(got.Ranks), truth.TP, truth.PP, truth.DP, len(truth.Ranks))
 	}
-	t.Logf("%d instances matched (Kineto %d)", got.Clock.Matched, kin.Clock.Matched)
+	var worstOff, worstAxis int64
 	for i, w := range truth.Ranks {
 		g := got.Ranks[i]
-		if d := g.ClockOffsetNs - w.ClockOffsetNs; d > 20e3 || d < -20e3 {
+		d := abs(g.ClockOffsetNs - w.ClockOffsetNs)
+		if d > 20e3 {
 			t.Errorf("rank %d: clock offset %d, want %d", w.Rank, g.ClockOffsetNs, w.ClockOffsetNs)
 		}
+		worstOff = max(worstOff, d)
 		for _, ax := range []string{model.AxisTP.String(), model.AxisDP.String()} {
-			checkAxis(t, w.Rank, ax, g, kin.Ranks[i])
+			worstAxis = max(worstAxis, checkAxis(t, w.Rank, ax, g, kin.Ranks[i]))
 		}
 	}
+	t.Logf("%d instances matched (Kineto %d); worst clock offset error %d ns, worst TP/DP wait or transfer off Kineto's by %d ns",
+		got.Clock.Matched, kin.Clock.Matched, worstOff, worstAxis)
 }
+
+func abs(x int64) int64 { return max(x, -x) }
 
 // checkAxis: the rank's wait and transfer on axis are present and within
 // 5 % or 60 µs per step of the Kineto analysis: each instance's start is
 // known to about 1.5 µs (a µs stop stamp less a whole-µs exec time) and a
 // step holds tens of instances per axis.
-func checkAxis(t *testing.T, rank int, ax string, got, kin result.RankStats) {
+// It returns the larger deviation.
+func checkAxis(t *testing.T, rank int, ax string, got, kin result.RankStats) int64 {
 	t.Helper()
 	wait, okW := got.WaitNs[ax]
 	xfer, okX := got.TransferNs[ax]
 	if !okW || !okX || xfer <= 0 {
 		t.Errorf("rank %d %s: wait %v transfer %v: missing", rank, ax, got.WaitNs, got.TransferNs)
-		return
+		return 0
 	}
 	if !near(wait, kin.WaitNs[ax]) || !near(xfer, kin.TransferNs[ax]) {
 		t.Errorf("rank %d %s: wait %d transfer %d, Kineto %d %d", rank, ax, wait, xfer, kin.WaitNs[ax], kin.TransferNs[ax])
 	}
+	return max(abs(wait-kin.WaitNs[ax]), abs(xfer-kin.TransferNs[ax]))
 }
 
 func near(got, want int64) bool {
