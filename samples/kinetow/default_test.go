@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/tpptrace/tpptrace/samples"
 )
 
 var update = flag.Bool("update", false, "rewrite samples/default from the default scenario")
@@ -19,14 +17,7 @@ const defaultDir = "../default"
 // the committed truth.json byte for byte (the simulation is deterministic by
 // seed); -update rewrites the whole directory.
 func TestDefaultJobReproducible(t *testing.T) {
-	c, err := samples.Lookup("default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	job, err := samples.Simulate(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, job := simulate(t, "default")
 	if *update {
 		if err := WriteDir(defaultDir, job); err != nil {
 			t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/kineto"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
-	"github.com/tpptrace/tpptrace/samples"
 )
 
 // TestKinetoReaderRoundTrip ingests written traces with the Kineto reader
@@ -17,15 +16,8 @@ import (
 func TestKinetoReaderRoundTrip(t *testing.T) {
 	for _, name := range []string{"slow-rank", "p2p-nometa"} {
 		t.Run(name, func(t *testing.T) {
-			c, _ := samples.Lookup(name)
-			job, err := samples.Simulate(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			if err := WriteDir(dir, job); err != nil {
-				t.Fatal(err)
-			}
+			_, job := simulate(t, name)
+			dir := writeTemp(t, job)
 			var paths []string
 			for _, r := range job.Trace.Ranks {
 				paths = append(paths, filepath.Join(dir, FileName(int(r.Rank))))

@@ -44,15 +44,8 @@ func readTrace(t *testing.T, path string) chromeTrace {
 }
 
 func TestWrittenTracesParse(t *testing.T) {
-	c, _ := samples.Lookup("slow-rank")
-	job, err := samples.Simulate(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := WriteDir(dir, job); err != nil {
-		t.Fatal(err)
-	}
+	c, job := simulate(t, "slow-rank")
+	dir := writeTemp(t, job)
 	for _, r := range job.Trace.Ranks {
 		ct := readTrace(t, filepath.Join(dir, FileName(int(r.Rank))))
 		if ct.SchemaVersion != 1 || ct.BaseTime != samples.BaseTimeNs || ct.DistributedInfo.Rank != int(r.Rank) || ct.DistributedInfo.WorldSize != c.World() {
@@ -76,15 +69,36 @@ func countX(ct chromeTrace) int {
 }
 
 func BenchmarkWriteBig64(b *testing.B) {
-	c, _ := samples.Lookup("big-64")
-	job, err := samples.Simulate(c)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, job := simulate(b, "big-64")
 	dir := b.TempDir()
 	for b.Loop() {
 		if err := WriteDir(dir, job); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// simulate runs the named scenario. (samples/sampletest, which does the
+// same, imports this package, so its tests cannot use it.)
+func simulate(tb testing.TB, name string) (samples.Config, *samples.Job) {
+	tb.Helper()
+	c, err := samples.Lookup(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	job, err := samples.Simulate(c)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c, job
+}
+
+// writeTemp writes job into a new temporary folder and returns it.
+func writeTemp(tb testing.TB, job *samples.Job) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	if err := WriteDir(dir, job); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
 }
