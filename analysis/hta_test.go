@@ -60,29 +60,41 @@ func TestHTAParity(t *testing.T) {
 			for _, h := range HTABreakdown(tr, false) {
 				got[h.Rank] = h
 			}
-			for _, row := range o.Results.Temporal {
-				h, ok := got[int32(row["rank"])]
-				if !ok {
-					t.Errorf("rank %v missing", row["rank"])
-					continue
-				}
-				for _, f := range []struct {
-					name string
-					ns   int64
-				}{{"kernel_time(us)", h.KernelNs}, {"idle_time(us)", h.IdleNs}, {"compute_time(us)", h.ComputeNs}, {"non_compute_time(us)", h.NonComputeNs}} {
-					// non-compute is kernel − compute − idle: allow 0.01 % of the kernel time besides 0.5 %.
-					if d := math.Abs(float64(f.ns)/1e3 - row[f.name]); !closeTo(float64(f.ns)/1e3, row[f.name]) && (f.name != "non_compute_time(us)" || d > 1e-4*row["kernel_time(us)"]) {
-						t.Errorf("rank %v %s = %.1f, HTA %.1f", row["rank"], f.name, float64(f.ns)/1e3, row[f.name])
-					}
-				}
-			}
-			for _, row := range o.Results.Overlap {
-				want, ok := row["comp_comm_overlap_pctg"].(float64)
-				if h := got[int32(row["rank"].(float64))]; ok && math.Abs(h.OverlapPct-want) > 0.5 {
-					t.Errorf("rank %v overlap %.2f %%, HTA %.2f %%", row["rank"], h.OverlapPct, want)
-				}
-			}
+			checkTemporal(t, o.Results.Temporal, got)
+			checkOverlap(t, o.Results.Overlap, got)
 		})
+	}
+}
+
+// checkTemporal compares HTA's temporal breakdown rows with ours.
+func checkTemporal(t *testing.T, rows []map[string]float64, got map[int32]HTARank) {
+	t.Helper()
+	for _, row := range rows {
+		h, ok := got[int32(row["rank"])]
+		if !ok {
+			t.Errorf("rank %v missing", row["rank"])
+			continue
+		}
+		for _, f := range []struct {
+			name string
+			ns   int64
+		}{{"kernel_time(us)", h.KernelNs}, {"idle_time(us)", h.IdleNs}, {"compute_time(us)", h.ComputeNs}, {"non_compute_time(us)", h.NonComputeNs}} {
+			// non-compute is kernel − compute − idle: allow 0.01 % of the kernel time besides 0.5 %.
+			if d := math.Abs(float64(f.ns)/1e3 - row[f.name]); !closeTo(float64(f.ns)/1e3, row[f.name]) && (f.name != "non_compute_time(us)" || d > 1e-4*row["kernel_time(us)"]) {
+				t.Errorf("rank %v %s = %.1f, HTA %.1f", row["rank"], f.name, float64(f.ns)/1e3, row[f.name])
+			}
+		}
+	}
+}
+
+// checkOverlap compares HTA's compute/communication overlap rows with ours.
+func checkOverlap(t *testing.T, rows []map[string]any, got map[int32]HTARank) {
+	t.Helper()
+	for _, row := range rows {
+		want, ok := row["comp_comm_overlap_pctg"].(float64)
+		if h := got[int32(row["rank"].(float64))]; ok && math.Abs(h.OverlapPct-want) > 0.5 {
+			t.Errorf("rank %v overlap %.2f %%, HTA %.2f %%", row["rank"], h.OverlapPct, want)
+		}
 	}
 }
 
