@@ -50,6 +50,7 @@ type Problem struct {
 func Findings(res *result.Result, in Inputs) []result.Finding {
 	var fs []result.Finding
 	fs = append(fs, bubbleFinding(res)...)
+	fs = append(fs, idleFinding(res)...)
 	late := LateRanks(res, in.Arrivals)
 	claims := waitClaims{slow: in.SlowWaitNs, late: lateWaits(late)}
 	for _, ax := range []string{"TP", "PP", "DP", "CP", "EP", "other"} {

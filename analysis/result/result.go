@@ -177,6 +177,7 @@ const (
 	KindGPUThrottle = "gpu_throttle"
 	KindRankPair    = "rank_pair_difference" // two ranks doing the same work differ; too few for a slow-rank score
 	KindLateRank    = "late_rank"            // arrives last at its collectives without computing more: its host launches them late
+	KindGPUIdle     = "gpu_idle"             // without a pipeline, the GPU runs nothing for a share of the step
 )
 
 // CommStats summarizes one communicator. AlphaNs and BetaNsPerByte are the

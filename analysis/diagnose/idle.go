@@ -1,0 +1,40 @@
+package diagnose
+
+import (
+	"fmt"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+)
+
+const remedyIdle = "keep the GPU fed: look at data loading, CPU-side launch overhead (CUDA graphs, larger kernels) " +
+	"and host-device synchronizations (.item(), .cpu()) between steps"
+
+// idleFinding reports GPU idle time that no pipeline explains: with PP = 1
+// the bubble is not defined and idle time is the host failing to keep the
+// GPU busy. (With a pipeline, idle time is part of the bubble finding.)
+func idleFinding(res *result.Result) []result.Finding {
+	if res.Layout.PP > 1 {
+		return nil
+	}
+	idle, ranks := meanRanks(res, func(r result.RankStats) int64 { return r.IdleNs })
+	if share(idle, res.StepNs) < 0.03 {
+		return nil
+	}
+	f := result.Finding{Kind: result.KindGPUIdle, CostNs: idle, Ranks: ranks, Stages: []int{0}, Remedy: remedyIdle,
+		Summary: fmt.Sprintf("idle GPU: no kernel runs %s per step (%s of the step), and no pipeline explains it", dur(idle), pct(share(idle, res.StepNs)))}
+	for _, r := range ranks[:min(3, len(ranks))] {
+		if st, ok := rankStats(res, r); ok {
+			f.Evidence = append(f.Evidence, fmt.Sprintf("rank %d: idle %s of a %s step, compute %s", r, dur(st.IdleNs), dur(st.StepNs), dur(st.ComputeNs)))
+		}
+	}
+	return []result.Finding{f}
+}
+
+func rankStats(res *result.Result, rank int) (result.RankStats, bool) {
+	for _, r := range res.Ranks {
+		if r.Rank == rank {
+			return r, true
+		}
+	}
+	return result.RankStats{}, false
+}
