@@ -13,11 +13,15 @@ import (
 // one class of a communicator's transfers (docs/generator.md: NVLink when
 // every member shares a host, else the network; a ring all-reduce moves
 // 2(n−1)/n of the buffer, reduce-scatter and all-gather (n−1)/n, a send one).
+// The fit's transfer is the last arriver's kernel duration, which ends its
+// own end skew (uniform in [0, EndSkewNs)) after the common end: the α a
+// profiler sees is the configured one plus the mean skew, EndSkewNs/2.
 func configuredLink(c *samples.Config, cs result.CommStats, l result.LinkFit) (alpha, beta float64) {
 	alpha, bw := float64(c.NVLinkAlphaNs), c.NVLinkBps
 	if l.Link == "inter-host" {
 		alpha, bw = float64(c.NetAlphaNs), c.NetBps
 	}
+	alpha += float64(c.EndSkewNs) / 2
 	n, f := float64(len(cs.Members)), 1.0
 	switch l.Op {
 	case "all_reduce":

@@ -69,6 +69,7 @@ type Config struct {
 	QueueDepth        int     `json:"queue_depth"`       // how many kernels the CPU may run ahead of the GPU
 	StepGapNs         int64   `json:"step_gap_ns"`       // host time between a step's sync and the next step
 	StartSkewNs       int64   `json:"start_skew_ns"`     // ranks start their first step up to this late
+	EndSkewNs         int64   `json:"end_skew_ns"`       // each member of a collective ends up to this long after the common end
 	GPUName           string  `json:"gpu_name"`
 }
 
@@ -83,7 +84,8 @@ func DefaultConfig() Config {
 		GradBytesPerLayer: 200 << 20,
 		NVLinkAlphaNs:     8_000, NVLinkBps: 360e9, NetAlphaNs: 20_000, NetBps: 45e9,
 		LaunchNs: 6_000, LaunchLatencyNs: 4_000, QueueDepth: 24, StepGapNs: 200_000, StartSkewNs: 40_000,
-		GPUName: "NVIDIA H100 80GB HBM3",
+		EndSkewNs: 3_000,
+		GPUName:   "NVIDIA H100 80GB HBM3",
 	}
 }
 
@@ -149,8 +151,8 @@ func (c *Config) validateTiming(bad func(string, ...any)) {
 	if c.FwdLayerNs <= 0 || c.BwdRatio <= 0 || c.NVLinkBps <= 0 || c.NetBps <= 0 {
 		bad("forward time, backward ratio and bandwidths must be > 0")
 	}
-	if c.Jitter < 0 || c.Jitter > 0.2 || c.MaxHostOffsetNs < 0 || c.StartSkewNs < 0 {
-		bad("jitter must be in [0, 0.2], the host offset bound and start skew >= 0")
+	if c.Jitter < 0 || c.Jitter > 0.2 || c.MaxHostOffsetNs < 0 || c.StartSkewNs < 0 || c.EndSkewNs < 0 {
+		bad("jitter must be in [0, 0.2], the host offset bound, start skew and end skew >= 0")
 	}
 	if c.TokenSpread < 0 || c.TokenSpread > 0.9 || c.ActivationBytes < 0 || c.TPAttnBytes < 0 || c.TPMLPBytes < 0 {
 		bad("token spread must be in [0, 0.9] and message sizes >= 0")

@@ -32,5 +32,5 @@ func (s *sim) numberP2P() {
 	}
 }
 
-// end is when every member's kernel ends.
+// end is the common end: every member's kernel ends then plus its end skew.
 func (in *instance) end() int64 { return in.maxStart + in.transfer }

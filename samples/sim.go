@@ -16,8 +16,9 @@ type instKey struct {
 	seq      int64
 }
 
-// instance is one collective: its members' kernels end together at the
-// latest member start plus the transfer time.
+// instance is one collective: its members' kernels end at the latest member
+// start plus the transfer time (the common end), each plus its own draw in
+// [0, EndSkewNs).
 type instance struct {
 	key      instKey
 	bytes    int64
@@ -36,6 +37,7 @@ type opRef struct{ rank, op int32 }
 type sim struct {
 	cfg              *Config
 	rng              *rand.Rand
+	skewRng          *rand.Rand // end skew draws, a stream of their own
 	groups           []group
 	tpOf, ppOf, dpOf []int32
 	insts            []instance
@@ -48,6 +50,7 @@ type sim struct {
 
 func newSim(cfg *Config) *sim {
 	s := &sim{cfg: cfg, rng: rand.New(rand.NewPCG(uint64(cfg.Seed), 0x7a11)), instIdx: map[instKey]int32{}}
+	s.skewRng = rand.New(rand.NewPCG(uint64(cfg.Seed), 0x5e3d))
 	s.makeGroups()
 	s.hostOffsets = s.plantOffsets()
 	s.drawTokens()
@@ -120,7 +123,8 @@ func (s *sim) transferNs(o model.Op, n int, bytes int64, nvlink bool) float64 {
 }
 
 // arrive records that member ref started its kernel at start; when the last
-// member arrives every member's end is set.
+// member arrives every member's end is set: the common end plus that
+// member's end skew.
 func (s *sim) arrive(i int32, ref opRef, start int64) {
 	in := &s.insts[i]
 	if in.arrived == 0 || start > in.maxStart {
@@ -131,8 +135,17 @@ func (s *sim) arrive(i int32, ref opRef, start int64) {
 	if in.arrived < in.members {
 		return
 	}
-	end := in.maxStart + in.transfer
 	for _, r := range in.refs {
-		s.ranks[r.rank].end[r.op] = end
+		s.ranks[r.rank].end[r.op] = in.end() + s.endSkew()
 	}
+}
+
+// endSkew draws how long after the common end one member's kernel ends:
+// uniform in [0, EndSkewNs) (the ring's last chunk, kernel exit, timestamp
+// granularity), 0 when EndSkewNs is 0.
+func (s *sim) endSkew() int64 {
+	if s.cfg.EndSkewNs <= 0 {
+		return 0
+	}
+	return s.skewRng.Int64N(s.cfg.EndSkewNs)
 }

@@ -16,13 +16,16 @@ type fitKey struct {
 }
 
 // points collects, per family, (bytes, transfer) of every instance in the
-// trace: transfer = the common end − the latest member start, aligned.
+// trace: transfer = the common end − the latest member start, aligned. The
+// common end is estimated without bias as the members' mean end less the
+// mean end skew (EndSkewNs/2: each member ends a uniform draw in
+// [0, EndSkewNs) after it).
 func points(j *Job) map[fitKey][][2]float64 {
 	tr, ev := j.Trace, &j.Trace.Events
 	type acc struct {
-		end, latest int64
-		bytes       int64
-		fk          fitKey
+		sumEnd, latest int64
+		n, bytes       int64
+		fk             fitKey
 	}
 	insts := map[memberKey]*acc{}
 	for i := range ev.Len() {
@@ -43,11 +46,13 @@ func points(j *Job) map[fitKey][][2]float64 {
 			}
 			insts[k] = a
 		}
-		a.end, a.latest = ev.Start[i]+ev.Dur[i]-off, max(a.latest, ev.Start[i]-off)
+		a.sumEnd, a.n, a.latest = a.sumEnd+ev.Start[i]+ev.Dur[i]-off, a.n+1, max(a.latest, ev.Start[i]-off)
 	}
 	out := map[fitKey][][2]float64{}
+	skew := float64(j.Config.EndSkewNs) / 2
 	for _, a := range insts {
-		out[a.fk] = append(out[a.fk], [2]float64{float64(a.bytes), float64(a.end - a.latest)})
+		end := float64(a.sumEnd)/float64(a.n) - skew
+		out[a.fk] = append(out[a.fk], [2]float64{float64(a.bytes), end - float64(a.latest)})
 	}
 	return out
 }
@@ -96,7 +101,7 @@ func configured(c *Config, tr *model.Trace, k fitKey) (alpha, beta float64) {
 func TestAlphaBetaFitRecoversLinks(t *testing.T) {
 	small := DefaultConfig()
 	small.TP, small.PP, small.DP, small.GPUsPerHost, small.LayersPerStage = 1, 2, 4, 2, 4
-	small.GradBytesPerLayer, small.DPBuckets, small.Steps = 1<<20, 8, 8
+	small.GradBytesPerLayer, small.DPBuckets, small.Steps = 1<<20, 8, 16
 	for name, c := range map[string]Config{"default": scenarioJob(t, "default").Config, "small-buckets": small} {
 		j, err := Simulate(c)
 		if err != nil {

@@ -13,6 +13,7 @@ func handConfig() Config {
 	c.Jitter, c.StartSkewNs, c.StepGapNs, c.LaunchNs, c.LaunchLatencyNs, c.QueueDepth = 0, 0, 0, 0, 0, 1000
 	c.FwdLayerNs, c.BwdRatio, c.LossNs, c.OptimizerNs = 100_000, 2, 10_000, 40_000
 	c.ActivationBytes, c.NVLinkAlphaNs = 0, 10_000 // every p2p transfer takes 10 µs
+	c.EndSkewNs = 0                                // both ends of a transfer end together
 	return c
 }
 

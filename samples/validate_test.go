@@ -47,33 +47,70 @@ type memberKey struct {
 	seq      int64
 }
 
-// checkCollectivesEndTogether: members of an instance end at the same
-// aligned time, there are as many as the communicator (2 for p2p), and a
-// recv ends after its send started.
+// endSpan is the earliest and latest aligned end of an instance's members.
+type endSpan struct{ lo, hi int64 }
+
+// checkCollectivesEndTogether: members of an instance end within EndSkewNs
+// of each other on the aligned (true) clock (exactly together when it is 0,
+// and not all together when it is not), there are as many as the
+// communicator (2 for p2p), and a recv ends after its send started.
 func checkCollectivesEndTogether(t *testing.T, j *Job) {
 	tr, ev := j.Trace, &j.Trace.Events
-	ends, starts, counts := map[memberKey]int64{}, map[memberKey]int64{}, map[memberKey]int{}
+	ends, counts := map[memberKey]endSpan{}, map[memberKey]int{}
+	sends, recvs := map[memberKey]int64{}, map[memberKey]int64{}
 	for i := range ev.Len() {
 		c := ev.Coll[i]
 		if c < 0 || tr.Colls.Comm[c] < 0 {
 			continue
 		}
-		k, want := instanceKey(tr, i)
-		aligned := ev.Start[i] + ev.Dur[i] - j.Truth.Ranks[ev.Rank[i]].ClockOffsetNs
-		if prev, ok := ends[k]; ok && prev != aligned {
-			t.Fatalf("instance %+v: member rank %d ends at %d, another at %d", k, ev.Rank[i], aligned, prev)
-		}
-		ends[k], counts[k] = aligned, counts[k]+1
-		if tr.Colls.Op[c] == model.OpSend {
-			starts[k] = ev.Start[i] - j.Truth.Ranks[ev.Rank[i]].ClockOffsetNs
-		}
-		if counts[k] == want && counts[k] == 2 && tr.Colls.Op[c].PointToPoint() && ends[k] <= starts[k] {
-			t.Fatalf("p2p %+v: recv ends at %d, not after the send started at %d", k, ends[k], starts[k])
+		k, _ := instanceKey(tr, i)
+		off := j.Truth.Ranks[ev.Rank[i]].ClockOffsetNs
+		end := ev.Start[i] + ev.Dur[i] - off
+		ends[k], counts[k] = widen(ends[k], end, counts[k] == 0), counts[k]+1
+		switch tr.Colls.Op[c] {
+		case model.OpSend:
+			sends[k] = ev.Start[i] - off
+		case model.OpRecv:
+			recvs[k] = end
 		}
 	}
+	checkEndSpread(t, j.Config.EndSkewNs, ends)
+	checkRecvAfterSend(t, sends, recvs)
 	for k, n := range counts {
 		if _, want := keyWant(tr, k); n != want && !(j.Config.CutLastStep && n < want) { // a cut capture loses members
 			t.Fatalf("instance %+v has %d members, want %d", k, n, want)
+		}
+	}
+}
+
+func widen(s endSpan, x int64, first bool) endSpan {
+	if first {
+		return endSpan{x, x}
+	}
+	return endSpan{min(s.lo, x), max(s.hi, x)}
+}
+
+// checkEndSpread: every instance's ends lie within skew of each other, and
+// with skew > 0 some instance's members do not end together.
+func checkEndSpread(t *testing.T, skew int64, ends map[memberKey]endSpan) {
+	t.Helper()
+	var widest int64
+	for k, s := range ends {
+		if d := s.hi - s.lo; d > max(skew-1, 0) {
+			t.Fatalf("instance %+v: members end %d ns apart, want < %d (EndSkewNs)", k, d, max(skew, 1))
+		}
+		widest = max(widest, s.hi-s.lo)
+	}
+	if skew > 0 && widest == 0 {
+		t.Fatalf("EndSkewNs %d but every instance's members end together", skew)
+	}
+}
+
+func checkRecvAfterSend(t *testing.T, sends, recvs map[memberKey]int64) {
+	t.Helper()
+	for k, end := range recvs {
+		if start, ok := sends[k]; ok && end <= start {
+			t.Fatalf("p2p %+v: recv ends at %d, not after the send started at %d", k, end, start)
 		}
 	}
 }
