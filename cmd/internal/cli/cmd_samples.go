@@ -72,7 +72,7 @@ type genFlags struct {
 	tp, pp, dp, micro, layers, slowRank, steps, gpus, buckets int
 	virtual, lateRank                                         int
 	slowFactor, tokenSpread                                   float64
-	seed, maxOffset, lateNs                                   int64
+	seed, maxOffset, lateNs, endSkew                          int64
 	dpOverlap, distOpt, p2pMeta, descs, cut, seqPar           bool
 }
 
@@ -87,6 +87,7 @@ func genFlagSet(env *Env) (*flag.FlagSet, *genFlags) {
 	fs.IntVar(&g.virtual, "virtual-stages", 0, "interleaved schedule: model chunks per stage (v >= 2; m a multiple of pp)")
 	fs.IntVar(&g.lateRank, "late-rank", 0, "rank whose host launches each collective late (-1: none)")
 	fs.Int64Var(&g.lateNs, "late-ns", 0, "how late the --late-rank launches its collectives, ns")
+	fs.Int64Var(&g.endSkew, "end-skew-ns", 0, "collective members end up to this many ns apart (default 3000)")
 	fs.BoolVar(&g.cut, "cut-last-step", false, "the capture ends half-way through the last step on the upper half of the ranks")
 	fs.BoolVar(&g.seqPar, "seq-parallel", false, "sequence parallelism: TP reduce-scatter + all-gather instead of all-reduce")
 	fs.Float64Var(&g.tokenSpread, "token-spread", 0, "microbatch message sizes vary by 1 ± this (0..0.9)")
@@ -187,6 +188,8 @@ func (g *genFlags) apply(cfg *samples.Config, name string) {
 		cfg.LateRank = g.lateRank
 	case "late-ns":
 		cfg.LateNs = g.lateNs
+	case "end-skew-ns":
+		cfg.EndSkewNs = g.endSkew
 	}
 }
 
