@@ -207,3 +207,25 @@ func TestAlignWarnsForUnconnectedRank(t *testing.T) {
 		t.Errorf("offsets %v, want 1→100000, 2→200000", o.ByRank)
 	}
 }
+
+// TestMatchBySeqKeepsOpsApart: NCCL's coll_sn counts per communicator and
+// operation, so reduce-scatter #3 and all-gather #3 of one communicator are
+// two instances, not one with four members.
+func TestMatchBySeqKeepsOpsApart(t *testing.T) {
+	j := newJob(2, func(int32) int64 { return 0 })
+	c := j.comm("dp", 0, 1)
+	for r := int32(0); r < 2; r++ {
+		j.kernel(r, c, model.OpReduceScatter, 3, -1, 1000, 2000)
+		j.kernel(r, c, model.OpAllGather, 3, -1, 3000, 4000)
+	}
+	tr := j.done()
+	inst, st := MatchStats(tr)
+	if len(inst) != 2 || st.Dropped != 0 {
+		t.Fatalf("got %d instances (%d dropped); want reduce-scatter and all-gather apart", len(inst), st.Dropped)
+	}
+	for _, in := range inst {
+		if len(in.Events) != 2 || end(tr, in.Events[0]) != end(tr, in.Events[1]) {
+			t.Errorf("%v #%d pairs kernels ending at different times: %v", in.Op, in.Seq, in.Events)
+		}
+	}
+}
