@@ -53,10 +53,11 @@ func (f *findings) detail() []string {
 	x := f.c.Res.Findings[max(f.row, 0)]
 	out := []string{"", f.c.Styles.Header.Render("Evidence")}
 	for _, e := range x.Evidence {
-		out = append(out, "  • "+e)
+		out = append(out, wrap("  • ", e, f.w)...)
 	}
 	if x.Remedy != "" {
-		out = append(out, "", f.c.Styles.Header.Render("Remedy"), "  "+x.Remedy)
+		out = append(out, "", f.c.Styles.Header.Render("Remedy"))
+		out = append(out, wrap("  ", x.Remedy, f.w)...)
 	}
 	if len(x.Ranks) > 0 {
 		out = append(out, "", "ranks: "+joinInts(x.Ranks))

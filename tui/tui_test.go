@@ -146,3 +146,24 @@ func TestEveryCategoryHasAGlyph(t *testing.T) {
 			glyphs[palette.PPWait], glyphs[palette.Bubble], glyphs[palette.PPExposed])
 	}
 }
+
+func TestWrapKeepsWordsAndWidth(t *testing.T) {
+	text := "the bubble measures 21.6 ms per step: 20.3 ms pipeline send/recv waiting for the neighbour"
+	lines := wrap("  • ", text, 40)
+	if len(lines) < 3 {
+		t.Fatalf("want the line wrapped at 40 cells, got %q", lines)
+	}
+	var words []string
+	for i, l := range lines {
+		if ansi.StringWidth(l) > 40 {
+			t.Errorf("line %d is %d cells wide: %q", i, ansi.StringWidth(l), l)
+		}
+		if i > 0 && !strings.HasPrefix(l, "    ") {
+			t.Errorf("continuation line %d is not indented under the bullet: %q", i, l)
+		}
+		words = append(words, strings.Fields(strings.TrimPrefix(l, "  • "))...)
+	}
+	if strings.Join(words, " ") != text {
+		t.Fatalf("words lost or reordered: %q", words)
+	}
+}
