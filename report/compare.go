@@ -2,56 +2,115 @@ package report
 
 import (
 	"fmt"
-	"io"
-	"text/tabwriter"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+)
+
+// DefaultThreshold is the relative growth that counts as a regression when
+// none is given (5 %), for `tpptrace compare` and `report --baseline`.
+const DefaultThreshold = 0.05
+
+// Delta kinds: a figure of both runs, a rank named slow or late in either
+// run, a finding present in one run only.
+const (
+	DeltaFigure  = "figure"
+	DeltaRank    = "rank"
+	DeltaFinding = "finding"
 )
 
 // Delta is one compared figure. Regressed is set when New exceeds Base by
-// more than the threshold (relative) and by more than the noise floor.
+// more than the threshold (relative) and, for times, by more than the
+// noise floor; Improved is the mirror image and never fails the gate.
+// Rank deltas have Unit "named" and values 0 (not named) or 1 (named);
+// finding deltas have the finding's cost per step, 0 in the run without it.
 type Delta struct {
-	Name      string
-	Base, New float64
-	Unit      string // "ns" or "fraction"
-	Regressed bool
+	Name      string  `json:"name"`
+	Kind      string  `json:"kind"` // DeltaFigure, DeltaRank, DeltaFinding
+	Base      float64 `json:"base"`
+	New       float64 `json:"new"`
+	Unit      string  `json:"unit"` // "ns", "fraction" or "named"
+	Regressed bool    `json:"regressed"`
+	Improved  bool    `json:"improved"`
 }
 
-// Change is (New−Base)/Base, or 0 when Base is 0 and New too.
+// Change is (New−Base)/Base, 0 when both are 0, and ±1 when Base is 0.
 func (d Delta) Change() float64 {
 	if d.Base == 0 {
-		if d.New == 0 {
+		switch {
+		case d.New == 0:
 			return 0
+		case d.New < 0:
+			return -1
 		}
 		return 1
 	}
 	return (d.New - d.Base) / d.Base
 }
 
-// Compare lines up the figures the seed's performance gate keeps (§6.9):
-// step time, each stage's bubble, exposed time per axis (for PP, the
-// transfer: what the exposed-PP finding counts) and the slowest
-// stage's compute. A figure regresses when it grows by more than
-// threshold (0.05 = 5 %) and, for times, by more than 0.5 % of the base
-// step (so that tiny figures do not flap).
+// gate decides regressions: relative threshold, and the floor (0.5 % of
+// the base step) that times must also move by so that tiny figures do not
+// flap.
+type gate struct {
+	threshold, floor float64
+}
+
+func newGate(base *result.Result, threshold float64) gate {
+	return gate{threshold: threshold, floor: 0.005 * float64(base.StepNs)}
+}
+
+// judge sets d's Regressed and Improved.
+func (g gate) judge(d Delta) Delta {
+	c, moved := d.Change(), d.New-d.Base
+	if d.Unit == "ns" {
+		d.Regressed = c > g.threshold && moved > g.floor
+		d.Improved = c < -g.threshold && -moved > g.floor
+		return d
+	}
+	d.Regressed, d.Improved = c > g.threshold, c < -g.threshold
+	return d
+}
+
+// Compare lines up the figures the seed's performance gate keeps (§6.9),
+// in this order: step time, each stage's bubble, exposed time per axis (for
+// PP, the transfer: what the exposed-PP finding counts), the exposed wait
+// for late or slow members per axis (not PP: that wait is the bubble), the
+// slowest stage's compute, the ranks named slow or late in either run (a
+// rank newly named is a regression), and the findings present in one run
+// only. A figure regresses when it grows by more than threshold (0.05 =
+// 5 %) and, for times, by more than 0.5 % of the base step. The Result
+// holds neither tokens/s (the inverse of the step time at a fixed batch),
+// MFU nor peak memory, so they are not compared.
 func Compare(base, cur *result.Result, threshold float64) []Delta {
-	floor := 0.005 * float64(base.StepNs)
+	g := newGate(base, threshold)
 	var ds []Delta
 	add := func(name, unit string, b, n float64) {
-		d := Delta{Name: name, Base: b, New: n, Unit: unit}
-		d.Regressed = d.Change() > threshold && (unit != "ns" || n-b > floor)
-		ds = append(ds, d)
+		ds = append(ds, g.judge(Delta{Name: name, Kind: DeltaFigure, Base: b, New: n, Unit: unit}))
 	}
 	add("step", "ns", float64(base.StepNs), float64(cur.StepNs))
 	for i := 0; i < max(len(base.Stages), len(cur.Stages)); i++ {
 		add(fmt.Sprintf("stage %d bubble", i), "fraction", stageBubble(base, i), stageBubble(cur, i))
 	}
-	for _, ax := range []string{"TP", "PP", "DP"} {
+	for _, ax := range comparedAxes(base, cur, "TP", "PP", "DP") {
 		add("exposed "+ax, "ns", meanExposed(base, ax), meanExposed(cur, ax))
 	}
+	for _, ax := range comparedAxes(base, cur, "TP", "DP") {
+		add("exposed wait "+ax, "ns", meanOf(base, ax, exposedWait), meanOf(cur, ax, exposedWait))
+	}
 	add("slowest stage compute", "ns", slowest(base), slowest(cur))
-	return ds
+	ds = append(ds, rankDeltas(base, cur)...)
+	return append(ds, findingDeltas(base, cur, g)...)
+}
+
+// comparedAxes is always plus CP and EP when either run has exposed time
+// on them.
+func comparedAxes(base, cur *result.Result, always ...string) []string {
+	out := always
+	for _, ax := range []string{"CP", "EP"} {
+		if meanExposed(base, ax) > 0 || meanExposed(cur, ax) > 0 {
+			out = append(out, ax)
+		}
+	}
+	return out
 }
 
 func stageBubble(r *result.Result, i int) float64 {
@@ -61,13 +120,16 @@ func stageBubble(r *result.Result, i int) float64 {
 	return 0
 }
 
-func meanExposed(r *result.Result, ax string) float64 {
+func meanExposed(r *result.Result, ax string) float64 { return meanOf(r, ax, exposedOf) }
+
+// meanOf is the mean over ranks of a per-rank figure of axis ax.
+func meanOf(r *result.Result, ax string, fig func(result.RankStats, string) int64) float64 {
 	if len(r.Ranks) == 0 {
 		return 0
 	}
 	var s int64
 	for _, rk := range r.Ranks {
-		s += exposedOf(rk, ax)
+		s += fig(rk, ax)
 	}
 	return float64(s) / float64(len(r.Ranks))
 }
@@ -82,6 +144,10 @@ func exposedOf(rk result.RankStats, ax string) int64 {
 	return rk.ExposedNs[ax]
 }
 
+// exposedWait is the part of a rank's exposed time of axis spent waiting
+// for the last member of its collectives: what late and slow members cost.
+func exposedWait(rk result.RankStats, ax string) int64 { return rk.ExposedWaitNs[ax] }
+
 func slowest(r *result.Result) float64 {
 	var m int64
 	for _, s := range r.Stages {
@@ -90,25 +156,13 @@ func slowest(r *result.Result) float64 {
 	return float64(m)
 }
 
-// CompareText writes the deltas as a table and returns how many regressed.
-func CompareText(w io.Writer, ds []Delta) int {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "figure\tbase\tnew\tchange\t")
+// Regressions counts the regressed deltas.
+func Regressions(ds []Delta) int {
 	n := 0
 	for _, d := range ds {
-		mark := ""
 		if d.Regressed {
-			mark, n = "REGRESSION", n+1
+			n++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%+.1f %%\t%s\n", d.Name, format(d.Base, d.Unit), format(d.New, d.Unit), 100*d.Change(), mark)
 	}
-	tw.Flush()
 	return n
-}
-
-func format(v float64, unit string) string {
-	if unit == "fraction" {
-		return units.Percent(v)
-	}
-	return units.Duration(int64(v))
 }

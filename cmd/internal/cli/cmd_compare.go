@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,14 +17,23 @@ var compareCmd = &Command{
 	Usage:   "tpptrace compare [flags] BASE NEW",
 	Long: `Compares two runs on the figures a performance gate should keep (not just
 the step time): step time, each stage's bubble fraction, exposed TP/PP/DP
-communication and the slowest stage's compute. BASE and NEW are Result files
-written by 'tpptrace analyze --json', or trace directories / datasets, which are
-analysed first (the layout flags apply to both). Exits 3 when a figure grows by
-more than --threshold (times must also grow by more than 0.5 % of the base step).
+communication and, of it, the wait for late or slow members (TP, DP), the
+slowest stage's compute, the ranks named slow or late in either run and the
+findings only one run has. BASE and NEW are Result files written by
+'tpptrace analyze --json', or trace directories / datasets, which are analysed
+first (the layout flags apply to both). Exits 3 when a figure grows by more
+than --threshold (times must also grow by more than 0.5 % of the base step),
+a rank is newly named slow or late, or a finding of a new kind appears;
+improvements are shown and never fail.
+
+--format text (a table), markdown (a table to post as a CI comment,
+regressions first and in bold) or json (the deltas with base, new, change,
+regressed, improved, and the two runs' identities).
 
 Examples:
   tpptrace compare base.json new.json
   tpptrace compare --threshold 10% nightly/2024-05-01.json run/
+  tpptrace compare --format markdown base.json new.json > comment.md
   tpptrace analyze --json run/ > new.json && tpptrace compare base.json new.json || echo regression`,
 }
 
@@ -34,6 +44,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	var in inputFlags
 	in.register(fs)
 	thr := fs.String("threshold", "5%", "relative growth that counts as a regression")
+	format := fs.String("format", "text", "output `format`: "+strings.Join(rpt.CompareFormats, ", "))
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -44,13 +55,21 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if !slices.Contains(rpt.CompareFormats, *format) {
+		return usagef("--format: want one of %s, got %q", strings.Join(rpt.CompareFormats, ", "), *format)
+	}
 	var rs [2]*result.Result
 	for i, p := range fs.Args() {
 		if rs[i], _, err = in.load(ctx, env, []string{p}); err != nil {
 			return err
 		}
 	}
-	if n := rpt.CompareText(env.Stdout, rpt.Compare(rs[0], rs[1], th)); n > 0 {
+	c := rpt.NewComparison(fs.Arg(0), rs[0], fs.Arg(1), rs[1], th)
+	n, err := rpt.WriteComparison(env.Stdout, c, *format)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
 		return &CodeError{Code: ExitRegression, Msg: fmt.Sprintf("%d figure(s) regressed beyond %s", n, *thr)}
 	}
 	return nil

@@ -1,0 +1,161 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tpptrace/tpptrace/report/units"
+)
+
+// CompareFormats are the formats WriteComparison writes.
+var CompareFormats = []string{"text", "markdown", "json"}
+
+// WriteComparison writes c as "text", "markdown" or "json" and returns
+// how many deltas regressed.
+func WriteComparison(w io.Writer, c *Comparison, format string) (int, error) {
+	var err error
+	switch format {
+	case "text":
+		err = compareTextFull(w, c)
+	case "markdown":
+		err = CompareMarkdown(w, c, "### tpptrace compare: ")
+	case "json":
+		err = CompareJSON(w, c)
+	default:
+		return 0, fmt.Errorf("compare: unknown format %q (want %s)", format, strings.Join(CompareFormats, ", "))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("compare: write %s: %w", format, err)
+	}
+	return c.Regressions(), nil
+}
+
+// BaseText is the base value formatted for its unit.
+func (d Delta) BaseText() string { return d.format(d.Base) }
+
+// NewText is the new value formatted for its unit.
+func (d Delta) NewText() string { return d.format(d.New) }
+
+func (d Delta) format(v float64) string {
+	switch {
+	case d.Kind != DeltaFigure && v == 0:
+		return "–"
+	case d.Unit == "named":
+		return "named"
+	case d.Unit == "fraction":
+		return units.Percent(v)
+	}
+	return units.Duration(int64(v))
+}
+
+// ChangeText is the relative change ("+10.0 %"), or for a rank or finding
+// present in one run only "new" or "gone", and "from 0" for a figure
+// that was 0.
+func (d Delta) ChangeText() string {
+	switch {
+	case d.Base == 0 && d.New == 0:
+		return "+0.0 %"
+	case d.Kind != DeltaFigure && d.Base == 0:
+		return "new"
+	case d.Kind != DeltaFigure && d.New == 0:
+		return "gone"
+	case d.Base == 0:
+		return "from 0"
+	}
+	return fmt.Sprintf("%+.1f %%", 100*d.Change())
+}
+
+// Mark is "REGRESSION", "improved" or "".
+func (d Delta) Mark() string {
+	switch {
+	case d.Regressed:
+		return "REGRESSION"
+	case d.Improved:
+		return "improved"
+	}
+	return ""
+}
+
+// CompareText writes the deltas as a table and returns how many regressed.
+func CompareText(w io.Writer, ds []Delta) int {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "figure\tbase\tnew\tchange\t")
+	for _, d := range ds {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Name, d.BaseText(), d.NewText(), d.ChangeText(), d.Mark())
+	}
+	tw.Flush()
+	return Regressions(ds)
+}
+
+// compareTextFull writes the runs, the warnings, the table and the verdict.
+func compareTextFull(w io.Writer, c *Comparison) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "base  %s\nnew   %s\n", c.Base, c.New)
+	for _, s := range c.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", s)
+	}
+	b.WriteString("\n")
+	CompareText(&b, c.Deltas)
+	fmt.Fprintf(&b, "\n%s\n", c.Verdict())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// CompareMarkdown writes c as Markdown a CI system can post as a comment:
+// a heading (title then the verdict), the two runs, the warnings and one
+// table, regressions first and in bold.
+func CompareMarkdown(w io.Writer, c *Comparison, title string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s%s\n\n", title, c.Verdict())
+	fmt.Fprintf(&b, "- base: %s\n- new: %s\n", mdCell(c.Base.String()), mdCell(c.New.String()))
+	for _, s := range c.Warnings {
+		fmt.Fprintf(&b, "- **warning:** %s\n", mdCell(s))
+	}
+	b.WriteString("\n| figure | base | new | change | |\n|---|--:|--:|--:|---|\n")
+	for _, d := range c.Ordered() {
+		mark, name := d.Mark(), mdCell(d.Name)
+		if d.Regressed {
+			mark, name = "**REGRESSION**", "**"+name+"**"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", name, d.BaseText(), d.NewText(), d.ChangeText(), mark)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdCell escapes text for a Markdown table cell or list item.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", "*", `\*`, "_", `\_`).Replace(s)
+}
+
+// jsonDelta is a Delta with its change, as CompareJSON writes it.
+type jsonDelta struct {
+	Delta
+	Change float64 `json:"change"`
+}
+
+// CompareJSON writes c as indented JSON: threshold, regressions, the two
+// runs, warnings and the deltas in gate order, each with its change
+// ((new−base)/base; ±1 from a base of 0).
+func CompareJSON(w io.Writer, c *Comparison) error {
+	doc := struct {
+		Threshold   float64     `json:"threshold"`
+		Regressions int         `json:"regressions"`
+		Base        Run         `json:"base"`
+		New         Run         `json:"new"`
+		Warnings    []string    `json:"warnings,omitempty"`
+		Deltas      []jsonDelta `json:"deltas"`
+	}{Threshold: c.Threshold, Regressions: c.Regressions(), Base: c.Base, New: c.New, Warnings: c.Warnings}
+	for _, d := range c.Deltas {
+		doc.Deltas = append(doc.Deltas, jsonDelta{Delta: d, Change: d.Change()})
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}

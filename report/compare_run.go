@@ -1,0 +1,126 @@
+package report
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/units"
+)
+
+// Run identifies one compared run.
+type Run struct {
+	Input        string `json:"input"` // the path given to compare
+	Tool         string `json:"tool"`
+	Layout       string `json:"layout"` // "TP2 PP4 DP2"
+	Schedule     string `json:"schedule"`
+	Microbatches int    `json:"microbatches"`
+	WorldSize    int    `json:"world_size"`
+	Steps        string `json:"steps"` // analysed iterations: "3-7 (5)"
+	Sources      int    `json:"sources"`
+	SourceDir    string `json:"source_dir,omitempty"` // the sources' common directory
+	StepNs       int64  `json:"step_ns"`
+}
+
+// RunOf is the identity of r, read from input.
+func RunOf(input string, r *result.Result) Run {
+	return Run{Input: input, Tool: r.Tool, Layout: layoutOf(r.Layout), Schedule: r.Schedule, Microbatches: r.Microbatches,
+		WorldSize: r.WorldSize, Steps: stepsOf(r.Iterations), Sources: len(r.Sources), SourceDir: commonDir(r.Sources), StepNs: r.StepNs}
+}
+
+// String is the run in one line.
+func (u Run) String() string {
+	return fmt.Sprintf("%s: %s, %s, %s m=%d, %d ranks, steps %s, step %s", u.Input, u.Tool, u.Layout, u.Schedule, u.Microbatches,
+		u.WorldSize, u.Steps, units.Duration(u.StepNs))
+}
+
+func layoutOf(l result.Layout) string {
+	s := fmt.Sprintf("TP%d PP%d DP%d", l.TP, l.PP, l.DP)
+	if l.CP > 1 || l.EP > 1 {
+		s += fmt.Sprintf(" CP%d EP%d", max(l.CP, 1), max(l.EP, 1))
+	}
+	return s
+}
+
+func stepsOf(its []result.Iteration) string {
+	if len(its) == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%d-%d (%d)", its[0].Index, its[len(its)-1].Index, len(its))
+}
+
+// commonDir is the longest directory holding every source, "" if none.
+func commonDir(src []result.Source) string {
+	if len(src) == 0 {
+		return ""
+	}
+	dir := strings.Split(filepath.ToSlash(filepath.Dir(src[0].Path)), "/")
+	for _, s := range src[1:] {
+		d := strings.Split(filepath.ToSlash(filepath.Dir(s.Path)), "/")
+		n := 0
+		for n < len(dir) && n < len(d) && dir[n] == d[n] {
+			n++
+		}
+		dir = dir[:n]
+	}
+	return strings.Join(dir, "/")
+}
+
+// Comparison is a compared pair of runs: what `tpptrace compare` prints
+// and `tpptrace report --baseline` shows.
+type Comparison struct {
+	Base, New Run
+	Threshold float64
+	Deltas    []Delta
+	Warnings  []string // the runs differ in ways that make figures hard to compare
+}
+
+// NewComparison compares cur (read from newInput) with base (read from
+// baseInput) at threshold.
+func NewComparison(baseInput string, base *result.Result, newInput string, cur *result.Result, threshold float64) *Comparison {
+	c := &Comparison{Base: RunOf(baseInput, base), New: RunOf(newInput, cur), Threshold: threshold, Deltas: Compare(base, cur, threshold)}
+	for _, f := range []struct{ name, b, n string }{
+		{"layout", c.Base.Layout, c.New.Layout},
+		{"schedule", fmt.Sprintf("%s m=%d", base.Schedule, base.Microbatches), fmt.Sprintf("%s m=%d", cur.Schedule, cur.Microbatches)},
+		{"world size", fmt.Sprint(base.WorldSize), fmt.Sprint(cur.WorldSize)},
+	} {
+		if f.b != f.n {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s differs: base %s, new %s", f.name, f.b, f.n))
+		}
+	}
+	return c
+}
+
+// Regressions counts the regressed deltas.
+func (c *Comparison) Regressions() int { return Regressions(c.Deltas) }
+
+// Ordered is the deltas with regressions first, then improvements, then
+// the rest, each in gate order.
+func (c *Comparison) Ordered() []Delta {
+	out := slices.Clone(c.Deltas)
+	rank := func(d Delta) int {
+		switch {
+		case d.Regressed:
+			return 0
+		case d.Improved:
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(out, func(a, b Delta) int { return rank(a) - rank(b) })
+	return out
+}
+
+// Verdict is the comparison in one sentence.
+func (c *Comparison) Verdict() string {
+	n, th := c.Regressions(), units.Percent(c.Threshold)
+	switch n {
+	case 0:
+		return fmt.Sprintf("no regression beyond %s", th)
+	case 1:
+		return fmt.Sprintf("1 regression beyond %s", th)
+	}
+	return fmt.Sprintf("%d regressions beyond %s", n, th)
+}
