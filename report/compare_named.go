@@ -69,8 +69,9 @@ func unionSorted(lists ...[]int) []int {
 	return slices.Compact(out)
 }
 
-// findingDeltas lists the findings (by kind and ranks) that only one run
-// has, with their cost per step; slow and late ranks are rank deltas. A
+// findingDeltas lists the findings (by kind, and ranks for kinds about
+// particular ranks) that only one run has, with their cost per step; slow
+// and late ranks are rank deltas. A
 // finding that appears regresses when no finding of its kind was in the
 // base and its cost passes the gate (a finding of a known kind naming
 // other ranks is shown, and its time is gated by the figures); one that
@@ -101,7 +102,16 @@ func (k findingKey) String() string {
 	return fmt.Sprintf("finding %s (ranks %s)", k.kind, k.ranks)
 }
 
-func keyOf(f result.Finding) findingKey { return findingKey{f.Kind, rankRanges(unionSorted(f.Ranks))} }
+// keyOf is the finding's kind, with its ranks when the kind is about
+// particular ranks (a pair, a GPU, a TP group across hosts); for the other
+// kinds the ranks only say where the time is lost and vary from run to run.
+func keyOf(f result.Finding) findingKey {
+	switch f.Kind {
+	case result.KindRankPair, result.KindGPUThrottle, result.KindTopology:
+		return findingKey{f.Kind, rankRanges(unionSorted(f.Ranks))}
+	}
+	return findingKey{kind: f.Kind}
+}
 
 // rankRanges writes sorted ranks with runs collapsed: "0-3,6".
 func rankRanges(rs []int) string {

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -53,5 +55,191 @@ func TestCompareExposedPPIsTheTransfer(t *testing.T) {
 	var b bytes.Buffer
 	if n := CompareText(&b, Compare(base, cur, 0.05)); n != 1 || !strings.Contains(b.String(), "exposed PP") {
 		t.Fatalf("4 ms more PP transfer not flagged:\n%s", b.String())
+	}
+}
+
+// withRanks gives r four ranks with exposed TP of 4 ms, of it waitTP
+// waiting for the last member.
+func withRanks(r *result.Result, waitTP int64) *result.Result {
+	for i := range 4 {
+		r.Ranks = append(r.Ranks, result.RankStats{Rank: i, ExposedNs: map[string]int64{"TP": 4e6},
+			ExposedWaitNs: map[string]int64{"TP": waitTP}})
+	}
+	return r
+}
+
+func deltaNamed(t *testing.T, ds []Delta, name string) Delta {
+	t.Helper()
+	for _, d := range ds {
+		if d.Name == name {
+			return d
+		}
+	}
+	t.Fatalf("no delta %q in %+v", name, ds)
+	return Delta{}
+}
+
+func TestCompareNewlySlowRankIsARegression(t *testing.T) {
+	base, cur := fixed(), fixed()
+	cur.SlowRanks = []result.SlowRank{{Rank: 3, Score: 9, ComputeExcess: 0.2}}
+	ds := Compare(base, cur, 0.05)
+	if d := deltaNamed(t, ds, "slow rank 3"); !d.Regressed || d.Base != 0 || d.New != 1 || d.ChangeText() != "new" {
+		t.Errorf("slow rank 3: %+v, change %q", d, d.ChangeText())
+	}
+	if n := Regressions(ds); n != 1 {
+		t.Errorf("%d regressions, want 1 (the slow rank)", n)
+	}
+	ds = Compare(cur, base, 0.05)
+	if d := deltaNamed(t, ds, "slow rank 3"); d.Regressed || !d.Improved || Regressions(ds) != 0 {
+		t.Errorf("a rank no longer slow: %+v, %d regressions", d, Regressions(ds))
+	}
+}
+
+func TestCompareNewlyLateRankFromItsFinding(t *testing.T) {
+	base, cur := fixed(), fixed()
+	cur.Findings = append(cur.Findings, result.Finding{Kind: result.KindLateRank, CostNs: 3e6, Ranks: []int{2}})
+	ds := Compare(base, cur, 0.05)
+	if d := deltaNamed(t, ds, "late rank 2"); !d.Regressed {
+		t.Errorf("late rank 2 not a regression: %+v", d)
+	}
+	for _, d := range ds {
+		if strings.Contains(d.Name, "finding late_rank") {
+			t.Errorf("the late rank is listed twice: %q", d.Name)
+		}
+	}
+}
+
+func TestCompareExposedWaitPerAxis(t *testing.T) {
+	base, cur := withRanks(fixed(), 0.5e6), withRanks(fixed(), 2.5e6)
+	ds := Compare(base, cur, 0.05)
+	d := deltaNamed(t, ds, "exposed wait TP")
+	if !d.Regressed || d.Base != 0.5e6 || d.New != 2.5e6 {
+		t.Errorf("exposed wait TP 0.5 → 2.5 ms: %+v", d)
+	}
+	if e := deltaNamed(t, ds, "exposed TP"); e.Regressed || e.Change() != 0 {
+		t.Errorf("exposed TP did not change but %+v", e)
+	}
+}
+
+// TestCompareImprovementNeverFails: a faster step, a smaller bubble and a
+// slow rank gone are improvements, shown with a negative change.
+func TestCompareImprovementNeverFails(t *testing.T) {
+	base, cur := fixed(), fixed()
+	base.SlowRanks = []result.SlowRank{{Rank: 1}}
+	cur.StepNs, cur.Stages[0].BubbleFraction = 100e6, 0.15
+	ds := Compare(base, cur, 0.05)
+	var b bytes.Buffer
+	if n := CompareText(&b, ds); n != 0 {
+		t.Fatalf("%d regressions from an improvement:\n%s", n, b.String())
+	}
+	for _, name := range []string{"step", "stage 0 bubble", "slow rank 1"} {
+		if d := deltaNamed(t, ds, name); !d.Improved || d.Change() >= 0 {
+			t.Errorf("%s: %+v", name, d)
+		}
+	}
+	if !strings.Contains(b.String(), "-17.0 %  improved") {
+		t.Errorf("the step's -17.0 %% is not shown as improved:\n%s", b.String())
+	}
+}
+
+// TestCompareFindingsOfOneRun: a finding of a new kind that costs time
+// regresses; one of a known kind about other ranks, or without cost, is
+// shown and does not; one that disappears is an improvement.
+func TestCompareFindingsOfOneRun(t *testing.T) {
+	base, cur := fixed(), fixed()
+	pair := func(a, b int) result.Finding {
+		return result.Finding{Kind: result.KindRankPair, CostNs: 2e6, Ranks: []int{a, b}}
+	}
+	base.Findings = append(base.Findings, pair(0, 1))
+	cur.Findings = append(cur.Findings, pair(2, 3), result.Finding{Kind: result.KindTopology, Ranks: []int{4, 5}},
+		result.Finding{Kind: result.KindGPUIdle, CostNs: 6e6, Ranks: []int{7}})
+	cur.Findings[0].Ranks = []int{0, 1, 2} // the bubble's ranks moved: not a finding of its own
+	ds := Compare(base, cur, 0.05)
+	want := map[string][2]bool{ // regressed, improved
+		"finding rank_pair_difference (ranks 0-1)": {false, true},
+		"finding rank_pair_difference (ranks 2-3)": {false, false},
+		"finding topology (ranks 4-5)":             {false, false},
+		"finding gpu_idle":                         {true, false},
+	}
+	n := 0
+	for _, d := range ds {
+		if d.Kind != DeltaFinding {
+			continue
+		}
+		n++
+		if w, ok := want[d.Name]; !ok || w != [2]bool{d.Regressed, d.Improved} {
+			t.Errorf("%s: regressed %v improved %v, want %v (listed %v)", d.Name, d.Regressed, d.Improved, w, ok)
+		}
+	}
+	if n != len(want) {
+		t.Errorf("%d finding deltas, want %d", n, len(want))
+	}
+}
+
+// mixed is a comparison with a bubble regression, a newly slow rank, a
+// faster step and a finding that disappears.
+func mixed() *Comparison {
+	base, cur := fixed(), fixed()
+	base.Findings = append(base.Findings, result.Finding{Kind: result.KindExposedDP, CostNs: 3e6})
+	cur.StepNs, cur.Stages[1].BubbleFraction = 110e6, 0.18
+	cur.SlowRanks = []result.SlowRank{{Rank: 2, Score: 8, ComputeExcess: 0.2}}
+	return NewComparison("nightly/base.json", base, "run/new.json", cur, 0.05)
+}
+
+func TestCompareMarkdownGolden(t *testing.T) {
+	var b bytes.Buffer
+	n, err := WriteComparison(&b, mixed(), "markdown")
+	if err != nil || n != 2 {
+		t.Fatalf("%d regressions, %v; want 2", n, err)
+	}
+	_, table, _ := strings.Cut(b.String(), "|---|--:|--:|--:|---|\n")
+	rows := strings.Split(table, "\n")
+	if len(rows) < 3 || !strings.HasSuffix(rows[0], "**REGRESSION** |") || !strings.HasSuffix(rows[1], "**REGRESSION** |") || !strings.HasSuffix(rows[2], "improved |") {
+		t.Errorf("regressions are not first, then improvements:\n%s", b.String())
+	}
+	golden(t, "compare.md", b.Bytes())
+}
+
+func TestCompareJSONGolden(t *testing.T) {
+	var b bytes.Buffer
+	if _, err := WriteComparison(&b, mixed(), "json"); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Regressions int
+		Base, New   Run
+		Deltas      []struct {
+			Name              string
+			Base, New, Change float64
+			Regressed         bool
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Regressions != 2 || doc.Base.Input != "nightly/base.json" || doc.New.Layout != "TP2 PP2 DP1" || doc.New.Steps != "3-4 (2)" {
+		t.Errorf("header: %+v", doc)
+	}
+	for _, d := range doc.Deltas {
+		if d.Name == "stage 1 bubble" && (!d.Regressed || math.Abs(d.Change-0.5) > 1e-9) {
+			t.Errorf("stage 1 bubble 12 → 18 %%: %+v", d)
+		}
+	}
+	golden(t, "compare.json", b.Bytes())
+}
+
+func TestCompareWarnsOnDifferentLayouts(t *testing.T) {
+	base, cur := fixed(), fixed()
+	cur.Layout.DP = 2
+	c := NewComparison("a", base, "b", cur, 0.05)
+	var b bytes.Buffer
+	if _, err := WriteComparison(&b, c, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "warning: layout differs: base TP2 PP2 DP1, new TP2 PP2 DP2") {
+		t.Errorf("no layout warning:\n%s", b.String())
+	}
+	if _, err := WriteComparison(&b, c, "yaml"); err == nil {
+		t.Error("an unknown format was accepted")
 	}
 }
