@@ -21,7 +21,7 @@ func WriteComparison(w io.Writer, c *Comparison, format string) (int, error) {
 	case "text":
 		err = compareTextFull(w, c)
 	case "markdown":
-		err = CompareMarkdown(w, c, "### tpptrace compare: ")
+		err = CompareMarkdown(w, c, "### tpptrace compare")
 	case "json":
 		err = CompareJSON(w, c)
 	default:
@@ -105,11 +105,11 @@ func compareTextFull(w io.Writer, c *Comparison) error {
 }
 
 // CompareMarkdown writes c as Markdown a CI system can post as a comment:
-// a heading (title then the verdict), the two runs, the warnings and one
+// the heading line, the verdict, the two runs, the warnings and one
 // table, regressions first and in bold.
-func CompareMarkdown(w io.Writer, c *Comparison, title string) error {
+func CompareMarkdown(w io.Writer, c *Comparison, heading string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s%s\n\n", title, c.Verdict())
+	fmt.Fprintf(&b, "%s\n\n**%s**\n\n", heading, c.Verdict())
 	fmt.Fprintf(&b, "- base: %s\n- new: %s\n", mdCell(c.Base.String()), mdCell(c.New.String()))
 	for _, s := range c.Warnings {
 		fmt.Fprintf(&b, "- **warning:** %s\n", mdCell(s))

@@ -17,10 +17,18 @@ func md(s string) string {
 // Markdown writes the report as Markdown; figures are referenced as
 // figdir/<name>.png with a link to the SVG.
 func Markdown(w io.Writer, r *result.Result, figs []Rendered, figdir string) error {
+	return MarkdownWith(w, r, figs, figdir, Options{})
+}
+
+// MarkdownWith writes the Markdown report with the parts o asks for.
+func MarkdownWith(w io.Writer, r *result.Result, figs []Rendered, figdir string, o Options) error {
 	var b strings.Builder
 	b.WriteString("# Why is this training step slow?\n\n| | |\n|---|---|\n")
 	for _, m := range metadata(r) {
 		fmt.Fprintf(&b, "| %s | %s |\n", m.Name, md(m.Value))
+	}
+	if err := mdBaseline(&b, o.Baseline); err != nil {
+		return err
 	}
 	mdFindings(&b, findings(r))
 	for _, f := range figs {

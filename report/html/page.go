@@ -17,6 +17,7 @@ type pageData struct {
 	Stages   []stageRow
 	Slow     []slowRow
 	Figures  []figure
+	Cmp      *compareView // nil without a baseline
 }
 
 type figure struct {
@@ -38,8 +39,8 @@ func slowRows(r *result.Result) []slowRow {
 	return out
 }
 
-func newPageData(r *result.Result, figs []Rendered) pageData {
-	d := pageData{R: r, Meta: metadata(r), Findings: findings(r), Stages: stageRows(r), Slow: slowRows(r)}
+func newPageData(r *result.Result, figs []Rendered, o Options) pageData {
+	d := pageData{R: r, Meta: metadata(r), Findings: findings(r), Stages: stageRows(r), Slow: slowRows(r), Cmp: newCompareView(o.Baseline)}
 	for _, f := range figs {
 		d.Figures = append(d.Figures, figure{Name: f.Name, Title: f.Title, Caption: f.Caption, Src: template.URL(f.DataURI())})
 	}
@@ -48,7 +49,12 @@ func newPageData(r *result.Result, figs []Rendered) pageData {
 
 // Page writes the self-contained HTML report.
 func Page(w io.Writer, r *result.Result, figs []Rendered) error {
-	return page.Execute(w, newPageData(r, figs))
+	return PageWith(w, r, figs, Options{})
+}
+
+// PageWith writes the self-contained HTML report with the parts o asks for.
+func PageWith(w io.Writer, r *result.Result, figs []Rendered, o Options) error {
+	return page.Execute(w, newPageData(r, figs, o))
 }
 
 var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
@@ -60,12 +66,19 @@ body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0
 table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
 th{background:#f3f3f3}.num{text-align:right}.sev-high{color:#d55e00;font-weight:bold}.sev-medium{color:#e69f00;font-weight:bold}
 figure{margin:1.5em 0}img{max-width:100%;height:auto;border:1px solid #eee}figcaption{color:#555;font-size:.92em}
-.bottleneck{background:#fff4e5}
+.bottleneck{background:#fff4e5}.regressed{background:#fbe3d6}.improved{background:#dff0ea}
 </style></head><body>
 <h1>Why is this training step slow?</h1>
 <table>{{range .Meta}}<tr><th>{{.Name}}</th><td>{{.Value}}</td></tr>{{end}}</table>
 {{with .R.Warnings}}<h3>Warnings</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .R.Skipped}}<h3>Input not analysed</h3><ul>{{range .}}<li>{{.Source}} ({{.Unit}} {{.Offset}}): {{.Reason}} ×{{.Count}}</li>{{end}}</ul>{{end}}
+{{with .Cmp}}<h2 id="baseline">Compared with the baseline</h2>
+<p{{if .Regressions}} class="sev-high"{{end}}>{{.Verdict}}</p>
+<table><tr><th>base</th><td>{{.Base}}</td></tr><tr><th>new</th><td>{{.New}}</td></tr></table>
+{{with .Warnings}}<ul>{{range .}}<li>warning: {{.}}</li>{{end}}</ul>{{end}}
+<table><tr><th>figure</th><th>base</th><th>new</th><th>change</th><th></th></tr>
+{{range .Rows}}<tr{{with .Class}} class="{{.}}"{{end}}><td>{{.Name}}</td><td class="num">{{.Base}}</td><td class="num">{{.New}}</td><td class="num">{{.Change}}</td><td>{{.Mark}}</td></tr>
+{{end}}</table>{{end}}
 <h2>Findings</h2>
 {{if not .Findings}}<p>No finding: nothing costs a noticeable share of the step.</p>{{end}}
 {{range .Findings}}<h3><span class="sev-{{.Severity}}">{{.Severity}}</span> · {{.Summary}}</h3>

@@ -46,7 +46,10 @@ type Files struct {
 
 // Write renders r into dir: report.html, report.md and
 // figures/<name>.{png,svg}. dir is created if needed.
-func Write(dir string, r *result.Result) (Files, error) {
+func Write(dir string, r *result.Result) (Files, error) { return WriteWith(dir, r, Options{}) }
+
+// WriteWith is Write with the optional parts o asks for.
+func WriteWith(dir string, r *result.Result, o Options) (Files, error) {
 	figs, err := Render(r)
 	if err != nil {
 		return Files{}, fmt.Errorf("report %s: %w", dir, err)
@@ -65,10 +68,10 @@ func Write(dir string, r *result.Result) (Files, error) {
 			files.Figures = append(files.Figures, p)
 		}
 	}
-	if err := writeWith(files.HTML, func(b *bytes.Buffer) error { return Page(b, r, figs) }); err != nil {
+	if err := writeWith(files.HTML, func(b *bytes.Buffer) error { return PageWith(b, r, figs, o) }); err != nil {
 		return Files{}, err
 	}
-	return files, writeWith(files.Markdown, func(b *bytes.Buffer) error { return Markdown(b, r, figs, "figures") })
+	return files, writeWith(files.Markdown, func(b *bytes.Buffer) error { return MarkdownWith(b, r, figs, "figures", o) })
 }
 
 func writeWith(path string, fill func(*bytes.Buffer) error) error {
