@@ -49,7 +49,7 @@ func (d Delta) Change() float64 {
 
 // gate decides regressions: relative threshold, and the floor (0.5 % of
 // the base step) that times must also move by so that tiny figures do not
-// flap.
+// flap; fractions must move by fractionFloor.
 type gate struct {
 	threshold, floor float64
 }
@@ -58,15 +58,18 @@ func newGate(base *result.Result, threshold float64) gate {
 	return gate{threshold: threshold, floor: 0.005 * float64(base.StepNs)}
 }
 
+// fractionFloor is the floor of fractions (half a percentage point of the
+// step for a bubble fraction, like the floor of times).
+const fractionFloor = 0.005
+
 // judge sets d's Regressed and Improved.
 func (g gate) judge(d Delta) Delta {
-	c, moved := d.Change(), d.New-d.Base
-	if d.Unit == "ns" {
-		d.Regressed = c > g.threshold && moved > g.floor
-		d.Improved = c < -g.threshold && -moved > g.floor
-		return d
+	c, moved, floor := d.Change(), d.New-d.Base, g.floor
+	if d.Unit == "fraction" {
+		floor = fractionFloor
 	}
-	d.Regressed, d.Improved = c > g.threshold, c < -g.threshold
+	d.Regressed = c > g.threshold && moved > floor
+	d.Improved = c < -g.threshold && -moved > floor
 	return d
 }
 
@@ -77,7 +80,8 @@ func (g gate) judge(d Delta) Delta {
 // slowest stage's compute, the ranks named slow or late in either run (a
 // rank newly named is a regression), and the findings present in one run
 // only. A figure regresses when it grows by more than threshold (0.05 =
-// 5 %) and, for times, by more than 0.5 % of the base step. The Result
+// 5 %) and, for times, by more than 0.5 % of the base step (fractions: by
+// more than half a percentage point). The Result
 // holds neither tokens/s (the inverse of the step time at a fixed batch),
 // MFU nor peak memory, so they are not compared.
 func Compare(base, cur *result.Result, threshold float64) []Delta {

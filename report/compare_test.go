@@ -243,3 +243,17 @@ func TestCompareWarnsOnDifferentLayouts(t *testing.T) {
 		t.Error("an unknown format was accepted")
 	}
 }
+
+// TestCompareIgnoresTinyBubbles: a bubble fraction must grow by more than
+// half a percentage point, however large the relative change.
+func TestCompareIgnoresTinyBubbles(t *testing.T) {
+	base, cur := fixed(), fixed()
+	base.Stages[0].BubbleFraction, cur.Stages[0].BubbleFraction = 0.002, 0.006 // +200 %, 0.4 point
+	if d := deltaNamed(t, Compare(base, cur, 0.05), "stage 0 bubble"); d.Regressed {
+		t.Errorf("0.2 %% → 0.6 %% regressed: %+v", d)
+	}
+	cur.Stages[0].BubbleFraction = 0.008
+	if d := deltaNamed(t, Compare(base, cur, 0.05), "stage 0 bubble"); !d.Regressed {
+		t.Errorf("0.2 %% → 0.8 %% did not regress: %+v", d)
+	}
+}
