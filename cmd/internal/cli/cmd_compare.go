@@ -22,7 +22,8 @@ slowest stage's compute, the ranks named slow or late in either run and the
 findings only one run has. BASE and NEW are Result files written by
 'tpptrace analyze --json', or trace directories / datasets, which are analysed
 first (the layout flags apply to both). Exits 3 when a figure grows by more
-than --threshold (times must also grow by more than 0.5 % of the base step),
+than --threshold (times must also grow by more than 0.5 % of the base step,
+fractions by half a percentage point),
 a rank is newly named slow or late, or a finding of a new kind appears;
 improvements are shown and never fail.
 
