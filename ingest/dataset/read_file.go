@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // readBatch is how many rows a reader decodes at a time.
@@ -45,6 +46,9 @@ func openParquetReader(r io.ReaderAt, size int64) (*parquet.File, error) {
 		return err
 	})
 	if err != nil {
+		return nil, fmt.Errorf("not a readable parquet file: %w", err)
+	}
+	if err := checkChunks(pf.Metadata(), size); err != nil {
 		return nil, fmt.Errorf("not a readable parquet file: %w", err)
 	}
 	if v, ok := pf.Lookup(metaSchemaVersion); ok {
@@ -125,4 +129,29 @@ func readFile[T any](path string) ([]T, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return rows, nil
+}
+
+// maxChunkBytes bounds a column chunk's uncompressed size: no dataset we
+// write comes near it, and a corrupt footer claiming more would make the
+// decoders allocate it.
+const maxChunkBytes = 1 << 30
+
+// checkChunks rejects column chunks whose codec is not one tpptrace or the
+// common engines write (parquet-go's LZ4 decoder doubles its buffer without
+// bound on corrupt input), or whose claimed uncompressed size is absurd.
+func checkChunks(md *format.FileMetaData, fileSize int64) error {
+	for i, rg := range md.RowGroups {
+		for _, cc := range rg.Columns {
+			m := cc.MetaData
+			switch m.Codec {
+			case format.Uncompressed, format.Snappy, format.Gzip, format.Zstd:
+			default:
+				return fmt.Errorf("row group %d column %v: codec %v is not supported (write zstd, snappy, gzip or none)", i, m.PathInSchema, m.Codec)
+			}
+			if m.TotalUncompressedSize < 0 || m.TotalUncompressedSize > maxChunkBytes {
+				return fmt.Errorf("row group %d column %v claims %d uncompressed bytes in a %d-byte file", i, m.PathInSchema, m.TotalUncompressedSize, fileSize)
+			}
+		}
+	}
+	return nil
 }
