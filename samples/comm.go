@@ -9,6 +9,7 @@ var collNames = map[model.Op][2]string{
 	model.OpAllGather:     {ncclAllGather, "c10d::_allgather_base_"},
 	model.OpSend:          {ncclSendRecv, "c10d::send"},
 	model.OpRecv:          {ncclSendRecv, "c10d::recv_"},
+	model.OpAllToAll:      {ncclSendRecv, "c10d::alltoall_base_"}, // NCCL runs all-to-all as grouped send/recv
 }
 
 // axisClass maps a group's axis to an op class.
@@ -18,6 +19,10 @@ func axisClass(a model.Axis) opClass {
 		return classTP
 	case model.AxisPP:
 		return classPP
+	case model.AxisCP:
+		return classCP
+	case model.AxisEP:
+		return classEP
 	}
 	return classDP
 }
@@ -29,15 +34,16 @@ func (b *builder) collective(o model.Op, g int32, sl slot, ph phase, mb, step in
 	return b.addComm(o, k, sl, ph, mb, step, bytes, -1, [2]int32{b.last, b.waits[0]})
 }
 
-// p2p appends a send to or a recv from the same (tp, dp) rank of stage
+// p2p appends a send to or a recv from the same (tp, cp, ep, dp) rank of stage
 // peerStage, on the PP group. Instances are keyed per channel (activations
 // on the send-next/recv-prev streams, gradients on the others), since with
 // two stages and interleaving both flow in one direction; the Seq written is
 // numbered per direction after the run (numberP2P).
 func (b *builder) p2p(o model.Op, peerStage int, sl slot, ph phase, mb, step int32) int32 {
 	c := b.sim.cfg
-	tp, _, dp := c.Coord(b.r)
-	peer := int32(c.RankOf(tp, peerStage, dp))
+	at := c.Place(b.r)
+	at.PP = peerStage
+	peer := int32(c.RankAt(at))
 	k := instKey{group: b.sim.ppOf[b.r], src: int32(b.r), dst: peer, grad: sl == slotSendPrev || sl == slotRecvNext}
 	deps := [2]int32{b.last, b.waits[0]}
 	if o == model.OpRecv {

@@ -11,6 +11,8 @@ package samples
 import (
 	"errors"
 	"fmt"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
 // Schedules.
@@ -27,6 +29,8 @@ type Config struct {
 	TP              int       `json:"tp"`
 	PP              int       `json:"pp"`
 	DP              int       `json:"dp"`
+	CP              int       `json:"cp,omitempty"` // context parallel (ring of sequence chunks); 0 means 1
+	EP              int       `json:"ep,omitempty"` // expert parallel (every layer is MoE when > 1); 0 means 1
 	Microbatches    int       `json:"microbatches"`
 	LayersPerStage  int       `json:"layers_per_stage"`
 	Schedule        string    `json:"schedule"`                 // "1f1b" | "gpipe" | "interleaved"
@@ -57,6 +61,8 @@ type Config struct {
 	ActivationBytes   int64   `json:"activation_bytes"`            // PP message per microbatch; TP message when the next two are 0
 	TPAttnBytes       int64   `json:"tp_attn_bytes,omitempty"`     // TP message of the attention block per microbatch
 	TPMLPBytes        int64   `json:"tp_mlp_bytes,omitempty"`      // TP message of the MLP block per microbatch
+	CPBytes           int64   `json:"cp_bytes,omitempty"`          // CP all-gather input (the local K and V chunk) per layer and microbatch; ActivationBytes/2 when 0
+	EPBytes           int64   `json:"ep_bytes,omitempty"`          // EP all-to-all input (the routed tokens) per MoE layer and microbatch; ActivationBytes when 0
 	SeqParallel       bool    `json:"sequence_parallel,omitempty"` // TP reduce-scatter after, all-gather (of a 1/TP shard) before the parallel linears
 	TokenSpread       float64 `json:"token_spread,omitempty"`      // microbatch messages scale by 1 ± this (variable-length samples)
 	GradBytesPerLayer int64   `json:"grad_bytes_per_layer"`        // DP gradient bytes per layer
@@ -89,15 +95,19 @@ func DefaultConfig() Config {
 	}
 }
 
-// World is TP·PP·DP.
-func (c *Config) World() int { return c.TP * c.PP * c.DP }
+// World is TP·CP·EP·DP·PP.
+func (c *Config) World() int { return c.TP * c.cp() * c.ep() * c.DP * c.PP }
+
+// cp and ep are the context- and expert-parallel sizes (0 counts as 1).
+func (c *Config) cp() int { return max(c.CP, 1) }
+func (c *Config) ep() int { return max(c.EP, 1) }
 
 // Validate reports what is wrong with c, or nil.
 func (c *Config) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if c.TP < 1 || c.PP < 1 || c.DP < 1 {
-		bad("tp, pp and dp must be >= 1 (got %d, %d, %d)", c.TP, c.PP, c.DP)
+	if c.TP < 1 || c.PP < 1 || c.DP < 1 || c.CP < 0 || c.EP < 0 {
+		bad("tp, pp and dp must be >= 1, cp and ep >= 0 (got %d, %d, %d, %d, %d)", c.TP, c.PP, c.DP, c.CP, c.EP)
 	}
 	if c.Microbatches < 1 || c.LayersPerStage < 1 || c.Steps < 1 {
 		bad("microbatches, layers per stage and steps must be >= 1 (got %d, %d, %d)", c.Microbatches, c.LayersPerStage, c.Steps)
@@ -154,7 +164,7 @@ func (c *Config) validateTiming(bad func(string, ...any)) {
 	if c.Jitter < 0 || c.Jitter > 0.2 || c.MaxHostOffsetNs < 0 || c.StartSkewNs < 0 || c.EndSkewNs < 0 {
 		bad("jitter must be in [0, 0.2], the host offset bound, start skew and end skew >= 0")
 	}
-	if c.TokenSpread < 0 || c.TokenSpread > 0.9 || c.ActivationBytes < 0 || c.TPAttnBytes < 0 || c.TPMLPBytes < 0 {
+	if c.TokenSpread < 0 || c.TokenSpread > 0.9 || c.ActivationBytes < 0 || c.TPAttnBytes < 0 || c.TPMLPBytes < 0 || c.CPBytes < 0 || c.EPBytes < 0 {
 		bad("token spread must be in [0, 0.9] and message sizes >= 0")
 	}
 	if n := c.hosts(); len(c.HostOffsetsNs) > 0 && len(c.HostOffsetsNs) != n {
@@ -170,14 +180,67 @@ func (c *Config) validateTiming(bad func(string, ...any)) {
 // hosts is the number of hosts the world spans.
 func (c *Config) hosts() int { return (c.World() + c.GPUsPerHost - 1) / max(c.GPUsPerHost, 1) }
 
-// Coord returns rank r's (tp, pp, dp) in Megatron's tp-cp-ep-dp-pp order:
-// rank = tp + TP·(dp + DP·pp).
-func (c *Config) Coord(r int) (tp, pp, dp int) {
-	return r % c.TP, r / (c.TP * c.DP), (r / c.TP) % c.DP
+// Place is a rank's coordinate on every axis.
+type Place struct{ TP, CP, EP, DP, PP int }
+
+// Place returns rank r's coordinates in Megatron's tp-cp-ep-dp-pp order:
+// rank = tp + TP·(cp + CP·(ep + EP·(dp + DP·pp))).
+func (c *Config) Place(r int) Place {
+	p := Place{TP: r % c.TP}
+	r /= c.TP
+	p.CP, r = r%c.cp(), r/c.cp()
+	p.EP, r = r%c.ep(), r/c.ep()
+	p.DP, p.PP = r%c.DP, r/c.DP
+	return p
 }
 
-// RankOf is the inverse of Coord.
-func (c *Config) RankOf(tp, pp, dp int) int { return tp + c.TP*(dp+c.DP*pp) }
+// RankAt is the inverse of Place.
+func (c *Config) RankAt(p Place) int {
+	return p.TP + c.TP*(p.CP+c.cp()*(p.EP+c.ep()*(p.DP+c.DP*p.PP)))
+}
+
+// Coord returns rank r's (tp, pp, dp) (see Place for cp and ep).
+func (c *Config) Coord(r int) (tp, pp, dp int) {
+	p := c.Place(r)
+	return p.TP, p.PP, p.DP
+}
+
+// RankOf is the rank at (tp, pp, dp) with cp = ep = 0.
+func (c *Config) RankOf(tp, pp, dp int) int { return c.RankAt(Place{TP: tp, PP: pp, DP: dp}) }
+
+// span is axis a's size and the rank distance between neighbours on it.
+func (c *Config) span(a model.Axis) (size, stride int) {
+	switch a {
+	case model.AxisTP:
+		return c.TP, 1
+	case model.AxisCP:
+		return c.cp(), c.TP
+	case model.AxisEP:
+		return c.ep(), c.TP * c.cp()
+	case model.AxisDP:
+		return c.DP, c.TP * c.cp() * c.ep()
+	case model.AxisPP:
+		return c.PP, c.TP * c.cp() * c.ep() * c.DP
+	}
+	return 1, 1
+}
+
+// Size is the size of the named axis ("TP", "CP", "EP", "DP", "PP"); false
+// for any other name.
+func (c *Config) Size(axis string) (int, bool) {
+	a := model.ParseAxis(axis)
+	if a == model.AxisUnknown || a == model.AxisWorld {
+		return 0, false
+	}
+	n, _ := c.span(a)
+	return n, true
+}
+
+// coordOn is rank r's coordinate on axis a.
+func (c *Config) coordOn(r int, a model.Axis) int {
+	size, stride := c.span(a)
+	return r / stride % size
+}
 
 // Host returns the host name of rank r ("node000").
 func (c *Config) Host(r int) string { return fmt.Sprintf("node%03d", r/c.GPUsPerHost) }

@@ -60,6 +60,8 @@ func ncclTitle(o *op, rank int32) string {
 		return "nccl:_reduce_scatter_base"
 	case model.OpAllGather:
 		return "nccl:_all_gather_base"
+	case model.OpAllToAll:
+		return "nccl:all_to_all"
 	}
 	return "nccl:all_reduce"
 }

@@ -17,28 +17,36 @@ type group struct {
 	members []int32
 }
 
-// makeGroups builds the groups and each rank's TP, PP and DP group index.
+// makeGroups builds the groups and each rank's group index per axis: the
+// data-, tensor- and pipeline-parallel groups in that order, then (when
+// their size is above 1) the context- and expert-parallel groups. The DP
+// group is Megatron's DATA_PARALLEL_GROUP: the ranks that differ only in
+// dp (CP and EP coordinates fixed).
 func (s *sim) makeGroups() {
+	s.addGroup(DescWorld, model.AxisWorld, seq(0, s.cfg.World(), 1))
+	s.dpOf = s.axisGroups(DescDP, model.AxisDP)
+	s.tpOf = s.axisGroups(DescTP, model.AxisTP)
+	s.ppOf = s.axisGroups(DescPP, model.AxisPP)
+	if s.cfg.cp() > 1 {
+		s.cpOf = s.axisGroups(DescCP, model.AxisCP)
+	}
+	if s.cfg.ep() > 1 {
+		s.epOf = s.axisGroups(DescEP, model.AxisEP)
+	}
+}
+
+// axisGroups adds one group of axis a per rank whose coordinate on a is 0
+// (in rank order) and returns each rank's group.
+func (s *sim) axisGroups(desc string, a model.Axis) []int32 {
 	c := s.cfg
-	n := c.World()
-	s.addGroup(DescWorld, model.AxisWorld, seq(0, n, 1))
-	s.tpOf, s.ppOf, s.dpOf = make([]int32, n), make([]int32, n), make([]int32, n)
-	for pp := range c.PP {
-		for tp := range c.TP {
-			g := s.addGroup(DescDP, model.AxisDP, seq(c.RankOf(tp, pp, 0), c.DP, c.TP))
-			s.assign(s.dpOf, g)
+	of := make([]int32, c.World())
+	size, stride := c.span(a)
+	for r := range c.World() {
+		if c.coordOn(r, a) == 0 {
+			s.assign(of, s.addGroup(desc, a, seq(r, size, stride)))
 		}
 	}
-	for pp := range c.PP {
-		for dp := range c.DP {
-			g := s.addGroup(DescTP, model.AxisTP, seq(c.RankOf(0, pp, dp), c.TP, 1))
-			s.assign(s.tpOf, g)
-		}
-	}
-	for i := range c.TP * c.DP {
-		g := s.addGroup(DescPP, model.AxisPP, seq(i, c.PP, c.TP*c.DP))
-		s.assign(s.ppOf, g)
-	}
+	return of
 }
 
 func (s *sim) addGroup(desc string, axis model.Axis, members []int32) int32 {

@@ -33,6 +33,8 @@ const (
 	DescTP    = "TENSOR_MODEL_PARALLEL_GROUP"
 	DescPP    = "PIPELINE_MODEL_PARALLEL_GROUP"
 	DescDP    = "DATA_PARALLEL_GROUP"
+	DescCP    = "CONTEXT_PARALLEL_GROUP"
+	DescEP    = "EXPERT_MODEL_PARALLEL_GROUP"
 	DescNone  = "undefined" // what PyTorch records for a group created without group_desc
 )
 

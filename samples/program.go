@@ -17,12 +17,14 @@ const (
 	slotRecvNext // recv from the next stage
 	slotSendPrev // send to the previous stage
 	slotDP
+	slotCP
+	slotEP
 	nSlots
 )
 
 // streamIDs are the CUDA stream ids of the slots: the default compute stream
 // 7 and one NCCL stream per communicator (and per p2p peer and direction).
-var streamIDs = [nSlots]int64{7, 20, 24, 28, 32, 36, 40}
+var streamIDs = [nSlots]int64{7, 20, 24, 28, 32, 36, 40, 44, 48}
 
 // opClass is what an op is, for truth and emission.
 type opClass uint8
@@ -32,6 +34,8 @@ const (
 	classTP
 	classPP
 	classDP
+	classCP
+	classEP
 	classSync // the host synchronisation ending a step
 )
 

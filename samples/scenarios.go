@@ -26,6 +26,8 @@ var Scenarios = []Scenario{
 	{"interleaved", "TP2 PP4 DP1, m=8, interleaved 1F1B with v=2 model chunks per stage (4 layers each): ideal bubble (p−1)/(v·m+p−1)", interleaved},
 	{"cut-last-step", "TP2 PP4 DP2, m=8, 4 steps; the capture ends half-way through the last step on ranks 8–15: truth lists the 3 complete steps", cutLastStep},
 	{"late-rank", "TP2 PP1 DP4, no pipeline: rank 5's host syncs and stalls 1.5 ms before each of its 4 DP gradient buckets, so its DP peers wait for it", lateRank},
+	{"cp2", "TP2 CP2 PP2 DP1, context parallel: a K/V all-gather before each attention forward, a reduce-scatter of its gradients after each attention backward, over the CP group", cp2},
+	{"moe-ep4", "TP2 EP4 PP2 DP1 (16 ranks, 2 hosts), every layer MoE: two all-to-alls (dispatch, combine) per layer and pass over the EP group", moeEP4},
 	{"big-64", "TP4 PP4 DP4 (64 ranks, 8 hosts), 3 steps, distributed optimizer (reduce-scatter + all-gather), for benchmarks", big64},
 }
 
@@ -117,5 +119,17 @@ func lateRank() Config {
 	c := DefaultConfig()
 	c.PP, c.DP, c.DPBuckets = 1, 4, 4
 	c.LateRank, c.LateNs = 5, 1_500_000
+	return c
+}
+
+func cp2() Config {
+	c := DefaultConfig()
+	c.PP, c.DP, c.CP = 2, 1, 2
+	return c
+}
+
+func moeEP4() Config {
+	c := DefaultConfig()
+	c.PP, c.DP, c.EP = 2, 1, 4
 	return c
 }

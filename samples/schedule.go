@@ -143,22 +143,52 @@ func (b *builder) enter(ch int32) {
 func (b *builder) prevStage() int { return (b.stage + b.sim.cfg.PP - 1) % b.sim.cfg.PP }
 func (b *builder) nextStage() int { return (b.stage + 1) % b.sim.cfg.PP }
 
-// layer appends one layer's kernels and TP collectives.
+// layer appends one layer's kernels and its TP, CP and EP collectives.
 func (b *builder) layer(ks []kernelSpec, base int64, ph phase, mb, step int32) {
-	c := b.sim.cfg
-	tp := b.sim.tpOf[b.r]
 	for _, k := range ks {
-		if k.before != blockNone && c.SeqParallel && c.TP > 1 {
-			n := b.sim.tpBytes(k.before, step, mb) / int64(c.TP)
-			b.wait(b.collective(model.OpAllGather, tp, slotTP, ph, mb, step, n))
-		}
+		b.before(k, ph, mb, step)
 		b.compute(k, base, ph, mb, step)
-		if k.after != blockNone && c.TP > 1 {
-			o := model.OpAllReduce
-			if c.SeqParallel {
-				o = model.OpReduceScatter
-			}
-			b.wait(b.collective(o, tp, slotTP, ph, mb, step, b.sim.tpBytes(k.after, step, mb)))
+		b.after(k, ph, mb, step)
+	}
+}
+
+// before appends the collectives a kernel waits for: with sequence
+// parallelism the TP all-gather of a column-parallel input; with CP the
+// all-gather of the K and V chunks before the forward attention; with EP
+// the all-to-all before the expert MLP (the dispatch in the forward, the
+// combine's backward in the backward).
+func (b *builder) before(k kernelSpec, ph phase, mb, step int32) {
+	c, s := b.sim.cfg, b.sim
+	if k.before != blockNone && c.SeqParallel && c.TP > 1 {
+		n := s.tpBytes(k.before, step, mb) / int64(c.TP)
+		b.wait(b.collective(model.OpAllGather, s.tpOf[b.r], slotTP, ph, mb, step, n))
+	}
+	if k.name == attnFwd && s.cpOf != nil {
+		b.wait(b.collective(model.OpAllGather, s.cpOf[b.r], slotCP, ph, mb, step, s.cpBytes(step, mb)))
+	}
+	if k.before == blockMLP && s.epOf != nil {
+		b.wait(b.collective(model.OpAllToAll, s.epOf[b.r], slotEP, ph, mb, step, s.epBytes(step, mb)))
+	}
+}
+
+// after appends the collectives that follow a kernel: the TP reduction of a
+// row-parallel output or column-parallel input gradient; with CP the
+// reduce-scatter of the K and V gradients after the attention backward;
+// with EP the all-to-all after the expert MLP (the combine in the forward,
+// the dispatch's backward in the backward).
+func (b *builder) after(k kernelSpec, ph phase, mb, step int32) {
+	c, s := b.sim.cfg, b.sim
+	if k.after != blockNone && c.TP > 1 {
+		o := model.OpAllReduce
+		if c.SeqParallel {
+			o = model.OpReduceScatter
 		}
+		b.wait(b.collective(o, s.tpOf[b.r], slotTP, ph, mb, step, s.tpBytes(k.after, step, mb)))
+	}
+	if k.name == attnBwd && s.cpOf != nil {
+		b.wait(b.collective(model.OpReduceScatter, s.cpOf[b.r], slotCP, ph, mb, step, s.cpBytes(step, mb)))
+	}
+	if k.after == blockMLP && s.epOf != nil {
+		b.wait(b.collective(model.OpAllToAll, s.epOf[b.r], slotEP, ph, mb, step, s.epBytes(step, mb)))
 	}
 }

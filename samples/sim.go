@@ -40,6 +40,7 @@ type sim struct {
 	skewRng          *rand.Rand // end skew draws, a stream of their own
 	groups           []group
 	tpOf, ppOf, dpOf []int32
+	cpOf, epOf       []int32 // nil when CP (EP) is 1
 	insts            []instance
 	instIdx          map[instKey]int32
 	progs            [][]op
@@ -104,8 +105,8 @@ func (s *sim) sameHost(ranks []int32) bool {
 }
 
 // transferNs is the α-β time of a ring collective of n members moving bytes:
-// all-reduce moves 2(n−1)/n of the buffer, reduce-scatter and all-gather
-// (n−1)/n, a send one buffer.
+// all-reduce moves 2(n−1)/n of the buffer, reduce-scatter, all-gather and
+// all-to-all (n−1)/n, a send one buffer.
 func (s *sim) transferNs(o model.Op, n int, bytes int64, nvlink bool) float64 {
 	c := s.cfg
 	alpha, bw := float64(c.NetAlphaNs), c.NetBps
@@ -116,7 +117,7 @@ func (s *sim) transferNs(o model.Op, n int, bytes int64, nvlink bool) float64 {
 	switch o {
 	case model.OpAllReduce:
 		f = 2 * float64(n-1) / float64(n)
-	case model.OpReduceScatter, model.OpAllGather:
+	case model.OpReduceScatter, model.OpAllGather, model.OpAllToAll:
 		f = float64(n-1) / float64(n)
 	}
 	return alpha + f*float64(bytes)/bw*1e9

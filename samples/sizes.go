@@ -55,3 +55,23 @@ func (c *Config) bucketBytes(k int) int64 {
 	total := c.GradBytesPerLayer * int64(c.LayersPerStage)
 	return total * (n + int64(k)) / (n*n + n*(n-1)/2)
 }
+
+// cpBytes is the CP all-gather input of one layer for microbatch mb: the
+// rank's K and V chunk.
+func (s *sim) cpBytes(step, mb int32) int64 {
+	base := s.cfg.CPBytes
+	if base == 0 {
+		base = s.cfg.ActivationBytes / 2
+	}
+	return s.msgBytes(base, step, mb)
+}
+
+// epBytes is the EP all-to-all input of one MoE layer for microbatch mb:
+// the rank's routed tokens.
+func (s *sim) epBytes(step, mb int32) int64 {
+	base := s.cfg.EPBytes
+	if base == 0 {
+		base = s.cfg.ActivationBytes
+	}
+	return s.msgBytes(base, step, mb)
+}

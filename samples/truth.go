@@ -27,6 +27,8 @@ type Truth struct {
 	TP              int          `json:"tp"`
 	PP              int          `json:"pp"`
 	DP              int          `json:"dp"`
+	CP              int          `json:"cp,omitempty"`
+	EP              int          `json:"ep,omitempty"`
 }
 
 // TruthRank is one rank's figures, per step averaged over Steps.
@@ -36,6 +38,8 @@ type TruthRank struct {
 	TP             int              `json:"tp"`
 	PP             int              `json:"pp"`
 	DP             int              `json:"dp"`
+	CP             int              `json:"cp,omitempty"`
+	EP             int              `json:"ep,omitempty"`
 	ClockOffsetNs  int64            `json:"clock_offset_ns"` // relative to rank 0
 	StepNs         int64            `json:"step_ns"`
 	ComputeNs      int64            `json:"compute_ns"`
@@ -61,14 +65,17 @@ type stepFigures struct {
 }
 
 // The communication axes truth reports, indexed like truthAxes.
-const nAxes = 3
+const nAxes = 5
 
-var truthAxes = [nAxes]model.Axis{model.AxisTP, model.AxisPP, model.AxisDP}
+var truthAxes = [nAxes]model.Axis{model.AxisTP, model.AxisPP, model.AxisDP, model.AxisCP, model.AxisEP}
+
+// truthClasses are the op classes of truthAxes.
+var truthClasses = [nAxes]opClass{classTP, classPP, classDP, classCP, classEP}
 
 func (s *sim) truth() Truth {
 	c := s.cfg
 	t := Truth{Config: *c, WorldSize: c.World(), Schedule: c.Schedule, Microbatches: c.Microbatches,
-		SlowRank: -1, LateRank: -1, TP: c.TP, PP: c.PP, DP: c.DP,
+		SlowRank: -1, LateRank: -1, TP: c.TP, PP: c.PP, DP: c.DP, CP: c.CP, EP: c.EP,
 		IdealBubble: float64(c.PP-1) / float64(c.chunks()*c.Microbatches+c.PP-1)}
 	if c.chunks() > 1 {
 		t.VirtualStages = c.chunks()
@@ -111,9 +118,9 @@ func meanNs(sum int64, n int) int64 { return (sum + int64(n)/2) / int64(n) }
 
 func (s *sim) truthRank(r int) TruthRank {
 	c := s.cfg
-	tp, pp, dp := c.Coord(r)
+	at := c.Place(r)
 	host := r / c.GPUsPerHost
-	tr := TruthRank{Rank: r, Host: c.Host(r), TP: tp, PP: pp, DP: dp,
+	tr := TruthRank{Rank: r, Host: c.Host(r), TP: at.TP, PP: at.PP, DP: at.DP, CP: at.CP, EP: at.EP,
 		ClockOffsetNs: s.hostOffsets[host] - s.hostOffsets[0],
 		CommNs:        map[string]int64{}, ExposedNs: map[string]int64{}}
 	var sum stepFigures
@@ -139,13 +146,8 @@ func (s *sim) truthRank(r int) TruthRank {
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 func (s *sim) axisSize(a model.Axis) int {
-	switch a {
-	case model.AxisTP:
-		return s.cfg.TP
-	case model.AxisPP:
-		return s.cfg.PP
-	}
-	return s.cfg.DP
+	size, _ := s.cfg.span(a)
+	return size
 }
 
 func (f *stepFigures) add(g stepFigures) {

@@ -40,8 +40,8 @@ func figures(by [classSync][]span, lo, hi, firstBwd, lastFwd int64) stepFigures 
 	}
 	f := stepFigures{window: hi - lo}
 	f.compute = unionLen(cat(classCompute), lo, hi)
-	f.idle = f.window - unionLen(cat(classCompute, classTP, classPP, classDP), lo, hi)
-	busy := union(clip(cat(classCompute, classTP, classDP), lo, hi))
+	f.idle = f.window - unionLen(cat(classCompute, classTP, classPP, classDP, classCP, classEP), lo, hi)
+	busy := union(clip(cat(classCompute, classTP, classDP, classCP, classEP), lo, hi))
 	bubble := gaps(busy, lo, hi)
 	for _, x := range bubble {
 		f.bubble += x.hi - x.lo
@@ -50,7 +50,7 @@ func figures(by [classSync][]span, lo, hi, firstBwd, lastFwd int64) stepFigures 
 	if lastFwd > firstBwd {
 		f.fillDrain = overlap(bubble, lo, firstBwd) + overlap(bubble, lastFwd, hi)
 	}
-	for i, c := range []opClass{classTP, classPP, classDP} {
+	for i, c := range truthClasses {
 		f.comm[i] = unionLen(cat(c), lo, hi)
 		f.exposed[i] = unionLen(cat(c, classCompute), lo, hi) - f.compute
 	}
