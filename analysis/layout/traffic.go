@@ -58,7 +58,7 @@ func labelByMembers(t *model.Trace) {
 
 // commStats counts one communicator's kernels.
 type commStats struct {
-	kernels, p2p, allToAll int
+	kernels, p2p, allToAll, allGather int
 }
 
 func countTraffic(t *model.Trace) []commStats {
@@ -76,6 +76,8 @@ func countTraffic(t *model.Trace) []commStats {
 			s.p2p++
 		case op == model.OpAllToAll:
 			s.allToAll++
+		case op == model.OpAllGather:
+			s.allGather++
 		}
 	}
 	return st
@@ -91,6 +93,7 @@ func labelByTraffic(t *model.Trace) {
 	smaller := hasSmallerGroups(t, st, world)
 	classes := map[[2]int32][]int{} // (member count, stride) → unknown communicators
 	var silent []int                // unknown groups that ran nothing
+	epFree := !axisUsed(t, model.AxisEP)
 	for i := range t.Comms {
 		c := &t.Comms[i]
 		if c.Axis != model.AxisUnknown || len(c.Members) < 2 {
@@ -101,7 +104,7 @@ func labelByTraffic(t *model.Trace) {
 			c.Axis, c.AxisBy = model.AxisPP, model.AxisByTraffic
 		case len(c.Members) == world:
 			c.Axis, c.AxisBy = worldOrDP(smaller), model.AxisByTraffic
-		case s.kernels > 0 && 2*s.allToAll > s.kernels && !axisUsed(t, model.AxisEP):
+		case s.kernels > 0 && 2*s.allToAll > s.kernels && epFree:
 			c.Axis, c.AxisBy = model.AxisEP, model.AxisByTraffic
 		case s.kernels > 0:
 			k := [2]int32{int32(len(c.Members)), c.Members[1] - c.Members[0]}
@@ -152,35 +155,60 @@ func axisUsed(t *model.Trace, a model.Axis) bool {
 }
 
 // labelClasses orders the size classes by kernels per member per step and
-// hands out the axes not already taken: the busiest TP, the quietest DP.
+// hands out the axes not already taken: the busiest TP, the quietest DP. A
+// class other than TP's that runs per-layer traffic (at least busyPerStep
+// kernels per member and step) with all-gathers among it is CP (the K/V
+// all-gather of context parallelism), when CP is free.
 func labelClasses(t *model.Trace, st []commStats, classes map[[2]int32][]int) {
-	type class struct {
-		comms []int
-		freq  float64
-	}
-	var cs []class
-	steps := float64(stepCount(t))
-	for _, ids := range classes {
-		var k, m int
-		for _, i := range ids {
-			k += st[i].kernels
-			m += len(t.Comms[i].Members)
-		}
-		cs = append(cs, class{ids, float64(k) / float64(m) / steps})
-	}
-	slices.SortFunc(cs, func(a, b class) int { return cmp.Compare(b.freq, a.freq) })
+	cs := rankClasses(t, st, classes)
 	var pool []model.Axis
 	for _, a := range []model.Axis{model.AxisTP, model.AxisCP, model.AxisDP} {
 		if !axisUsed(t, a) {
 			pool = append(pool, a)
 		}
 	}
+	cpFree := slices.Contains(pool, model.AxisCP)
 	for k, c := range cs {
 		a := pickAxis(pool, k, len(cs), c.freq)
+		if a != model.AxisTP && cpFree && c.contextParallel() {
+			a, cpFree = model.AxisCP, false
+		}
 		for _, i := range c.comms {
 			t.Comms[i].Axis, t.Comms[i].AxisBy = a, model.AxisByTraffic
 		}
 	}
+}
+
+// trafficClass is the unknown communicators of one (size, stride) class.
+type trafficClass struct {
+	comms              []int
+	freq               float64 // kernels per member and step
+	kernels, allGather int
+}
+
+// contextParallel reports per-layer traffic of which at least a quarter is
+// all-gather.
+func (c trafficClass) contextParallel() bool {
+	return c.freq >= busyPerStep && 4*c.allGather >= c.kernels
+}
+
+// rankClasses sums each class's traffic and sorts the classes busiest first.
+func rankClasses(t *model.Trace, st []commStats, classes map[[2]int32][]int) []trafficClass {
+	var cs []trafficClass
+	steps := float64(stepCount(t))
+	for _, ids := range classes {
+		c := trafficClass{comms: ids}
+		var m int
+		for _, i := range ids {
+			c.kernels += st[i].kernels
+			c.allGather += st[i].allGather
+			m += len(t.Comms[i].Members)
+		}
+		c.freq = float64(c.kernels) / float64(m) / steps
+		cs = append(cs, c)
+	}
+	slices.SortFunc(cs, func(a, b trafficClass) int { return cmp.Compare(b.freq, a.freq) })
+	return cs
 }
 
 // busyPerStep is the kernels per member and step above which a lone group
