@@ -70,7 +70,7 @@ func runSamples(ctx context.Context, env *Env, args []string) error {
 type genFlags struct {
 	scenario, out, schedule, formats                          string
 	tp, pp, dp, micro, layers, slowRank, steps, gpus, buckets int
-	virtual, lateRank                                         int
+	virtual, lateRank, cp, ep                                 int
 	slowFactor, tokenSpread                                   float64
 	seed, maxOffset, lateNs, endSkew                          int64
 	dpOverlap, distOpt, p2pMeta, descs, cut, seqPar           bool
@@ -94,6 +94,8 @@ func genFlagSet(env *Env) (*flag.FlagSet, *genFlags) {
 	fs.IntVar(&g.tp, "tp", 0, "tensor-parallel size")
 	fs.IntVar(&g.pp, "pp", 0, "pipeline-parallel size (stages)")
 	fs.IntVar(&g.dp, "dp", 0, "data-parallel size")
+	fs.IntVar(&g.cp, "cp", 0, "context-parallel size (K/V all-gather per layer)")
+	fs.IntVar(&g.ep, "ep", 0, "expert-parallel size (every layer MoE: all-to-all dispatch and combine)")
 	fs.IntVar(&g.micro, "microbatches", 0, "microbatches per step (m)")
 	fs.IntVar(&g.layers, "layers", 0, "transformer layers per stage")
 	fs.IntVar(&g.slowRank, "slow-rank", 0, "rank whose kernels run slower (-1: none)")
@@ -150,6 +152,10 @@ func (g *genFlags) apply(cfg *samples.Config, name string) {
 		cfg.StageScale = nil
 	case "dp":
 		cfg.DP = g.dp
+	case "cp":
+		cfg.CP = g.cp
+	case "ep":
+		cfg.EP = g.ep
 	case "microbatches":
 		cfg.Microbatches = g.micro
 	case "layers":
