@@ -3,6 +3,7 @@ package layout_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,22 +18,49 @@ import (
 )
 
 // TestInferOnGeneratedJobs checks every generator scenario against its
-// truth: sizes and every rank's (tp, pp, dp), with no problem reported.
+// truth: sizes and every rank's (tp, pp, dp, cp, ep), with no problem
+// reported.
 func TestInferOnGeneratedJobs(t *testing.T) {
 	for _, s := range samples.Scenarios {
 		t.Run(s.Name, func(t *testing.T) {
 			j := sampletest.Job(t, s.Name)
 			l, err := layout.Infer(j.Trace, layout.Flags{})
-			if err != nil || l.TP != j.Truth.TP || l.PP != j.Truth.PP || l.DP != j.Truth.DP || len(l.Problems) > 0 {
-				t.Fatalf("Infer = %+v, %v; truth TP%d PP%d DP%d", l, err, j.Truth.TP, j.Truth.PP, j.Truth.DP)
+			w := j.Truth
+			if err != nil || l.TP != w.TP || l.PP != w.PP || l.DP != w.DP || l.CP != max(w.CP, 1) || l.EP != max(w.EP, 1) || len(l.Problems) > 0 {
+				t.Fatalf("Infer = %+v, %v; truth TP%d PP%d DP%d CP%d EP%d", l, err, w.TP, w.PP, w.DP, w.CP, w.EP)
 			}
-			for i, r := range j.Truth.Ranks {
+			for i, r := range w.Ranks {
 				c := j.Trace.Ranks[i].Coord
-				if int(c.TP) != r.TP || int(c.PP) != r.PP || int(c.DP) != r.DP {
-					t.Errorf("rank %d coord %+v, truth tp%d pp%d dp%d", r.Rank, c, r.TP, r.PP, r.DP)
+				if int(c.TP) != r.TP || int(c.PP) != r.PP || int(c.DP) != r.DP || int(c.CP) != r.CP || int(c.EP) != r.EP {
+					t.Errorf("rank %d coord %+v, truth tp%d pp%d dp%d cp%d ep%d", r.Rank, c, r.TP, r.PP, r.DP, r.CP, r.EP)
 				}
 			}
 		})
+	}
+}
+
+// TestWorldSizeCountsContextAndExpert: the world-size check multiplies
+// CP and EP in: flags giving moe-ep4's own sizes (TP2 PP2 DP1 EP4, 16
+// ranks) raise no problem, with EP2 (or cp2 with CP1) they do.
+func TestWorldSizeCountsContextAndExpert(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		flags layout.Flags
+		want  bool // a world_size_mismatch expected
+	}{
+		{"moe-ep4", layout.Flags{TP: 2, PP: 2, DP: 1, EP: 4}, false},
+		{"moe-ep4", layout.Flags{TP: 2, PP: 2, DP: 1, EP: 2}, true},
+		{"cp2", layout.Flags{TP: 2, PP: 2, DP: 1, CP: 2}, false},
+		{"cp2", layout.Flags{TP: 2, PP: 2, DP: 1, CP: 1}, true},
+	} {
+		l, err := layout.Infer(sampletest.Job(t, c.name).Trace, c.flags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := slices.ContainsFunc(l.Problems, func(p layout.Problem) bool { return p.Kind == "world_size_mismatch" })
+		if got != c.want {
+			t.Errorf("%s %+v: world_size_mismatch %v, want %v (problems %+v)", c.name, c.flags, got, c.want, l.Problems)
+		}
 	}
 }
 
