@@ -35,7 +35,7 @@ func measureStep(r *run) error {
 func (r *run) rankStats(rr *rankRun) result.RankStats {
 	rk := r.t.Ranks[r.t.FindRank(rr.rank)]
 	s := result.RankStats{Rank: int(rr.rank), Host: rk.Host, LocalGPU: int(rk.LocalGPU), TP: max(int(rk.Coord.TP), 0),
-		PP: rr.stage, DP: max(int(rk.Coord.DP), 0), ClockOffsetNs: r.off.Of(rr.rank),
+		PP: rr.stage, DP: max(int(rk.Coord.DP), 0), CP: max(int(rk.Coord.CP), 0), EP: max(int(rk.Coord.EP), 0), ClockOffsetNs: r.off.Of(rr.rank),
 		CommNs: map[string]int64{}, ExposedNs: map[string]int64{}, ExposedTransferNs: map[string]int64{}}
 	var win int64
 	for _, f := range rr.figs {

@@ -36,13 +36,7 @@ func (u Run) String() string {
 		u.WorldSize, u.Steps, units.Duration(u.StepNs))
 }
 
-func layoutOf(l result.Layout) string {
-	s := fmt.Sprintf("TP%d PP%d DP%d", l.TP, l.PP, l.DP)
-	if l.CP > 1 || l.EP > 1 {
-		s += fmt.Sprintf(" CP%d EP%d", max(l.CP, 1), max(l.EP, 1))
-	}
-	return s
-}
+func layoutOf(l result.Layout) string { return l.String() }
 
 func stepsOf(its []result.Iteration) string {
 	if len(its) == 0 {

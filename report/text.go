@@ -43,8 +43,8 @@ func header(res *result.Result) string {
 	if res.VirtualStages > 1 {
 		sched += fmt.Sprintf(" v=%d", res.VirtualStages)
 	}
-	return fmt.Sprintf("%d ranks · TP%d PP%d DP%d (%s, by %s) · schedule %s · step %s (%s)",
-		res.WorldSize, l.TP, l.PP, l.DP, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step"))
+	return fmt.Sprintf("%d ranks · %s (%s, by %s) · schedule %s · step %s (%s)",
+		res.WorldSize, l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step"))
 }
 
 // stageTable writes one line per stage: compute, the bubble (ms, share of

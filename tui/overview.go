@@ -37,8 +37,8 @@ func (o *overview) View() string {
 // JobLine is the one-line summary of a result.
 func JobLine(r *result.Result) string {
 	l := r.Layout
-	return fmt.Sprintf("world %d · TP%d PP%d DP%d · %s m=%d · step %s · bubble ideal %s",
-		r.WorldSize, l.TP, l.PP, l.DP, r.Schedule, r.Microbatches, units.Duration(r.StepNs), idealBubble(r))
+	return fmt.Sprintf("world %d · %s · %s m=%d · step %s · bubble ideal %s",
+		r.WorldSize, l, r.Schedule, r.Microbatches, units.Duration(r.StepNs), idealBubble(r))
 }
 
 func idealBubble(r *result.Result) string {

@@ -8,6 +8,8 @@
 // removing one bumps SchemaVersion.
 package result
 
+import "fmt"
+
 // SchemaVersion is the version of the JSON form written by this build.
 const SchemaVersion = 1
 
@@ -82,6 +84,8 @@ type RankStats struct {
 	TP                int              `json:"tp"`
 	PP                int              `json:"pp"`
 	DP                int              `json:"dp"`
+	CP                int              `json:"cp,omitempty"`
+	EP                int              `json:"ep,omitempty"`
 	ClockOffsetNs     int64            `json:"clock_offset_ns"` // this rank's clock minus rank 0's
 	StepNs            int64            `json:"step_ns"`
 	ComputeNs         int64            `json:"compute_ns"`
@@ -266,4 +270,14 @@ type Segment struct {
 	Category string `json:"category"`
 	Micro    int    `json:"micro,omitempty"`
 	Phase    string `json:"phase,omitempty"` // "fwd", "bwd" when known
+}
+
+// String names the layout as "TP2 PP4 DP2", adding "CP2 EP4" when either
+// is used.
+func (l Layout) String() string {
+	s := fmt.Sprintf("TP%d PP%d DP%d", l.TP, l.PP, l.DP)
+	if l.CP > 1 || l.EP > 1 {
+		s += fmt.Sprintf(" CP%d EP%d", max(l.CP, 1), max(l.EP, 1))
+	}
+	return s
 }
