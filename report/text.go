@@ -59,22 +59,44 @@ func stageTable(w io.Writer, res *result.Result) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "stage\tranks\tcompute ms\tfwd ms\tbwd ms\tbubble ms\tbubble\tideal\texp TP ms\tPP xfer ms\texp DP ms\t")
+	extra := extraAxes(res.Layout)
+	head := "stage\tranks\tcompute ms\tfwd ms\tbwd ms\tbubble ms\tbubble\tideal\texp TP ms\tPP xfer ms\texp DP ms\t"
+	for _, ax := range extra {
+		head += "exp " + ax + " ms\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, s := range res.Stages {
 		mark := ""
 		if s.Stage == res.BottleneckStage && len(res.Stages) > 1 {
 			mark = "*"
 		}
-		fmt.Fprintf(tw, "%d%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", s.Stage, mark, len(s.Ranks),
+		fmt.Fprintf(tw, "%d%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", s.Stage, mark, len(s.Ranks),
 			units.Millis(s.ComputeNs), units.Millis(s.ForwardNs), units.Millis(s.BackwardNs),
 			units.Millis(s.BubbleNs), units.Percent(s.BubbleFraction), units.Percent(s.IdealBubbleFraction),
 			units.Millis(s.ExposedNs["TP"]), units.Millis(s.BubblePPTransferNs), units.Millis(s.ExposedNs["DP"]))
+		for _, ax := range extra {
+			fmt.Fprintf(tw, "%s\t", units.Millis(s.ExposedNs[ax]))
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 	if len(res.Stages) > 1 {
 		fmt.Fprintf(w, "* bottleneck stage; imbalance (max/mean compute) %.2f\n", res.StageImbalance)
 		fmt.Fprintln(w, bubbleNote(res.Stages))
 	}
+}
+
+// extraAxes are the context- and expert-parallel axes the layout uses,
+// which get their own exposed columns.
+func extraAxes(l result.Layout) []string {
+	var out []string
+	if l.CP > 1 {
+		out = append(out, "CP")
+	}
+	if l.EP > 1 {
+		out = append(out, "EP")
+	}
+	return out
 }
 
 // bubbleNote says what the bubble column holds, with the share of it spent
