@@ -27,13 +27,18 @@ type rawArgs struct {
 	Device int64  `json:"device"`
 	Name   string `json:"name"`   // thread_name / process_name metadata
 	Labels string `json:"labels"` // process_labels metadata
+
+	// [memory] instant events (profile_memory=True).
+	DevID     int64 `json:"Device Id"`       // -1 for host memory
+	Allocated int64 `json:"Total Allocated"` // allocator level after the event, bytes
+	Reserved  int64 `json:"Total Reserved"`  // bytes reserved from the driver
 }
 
 // reset clears e for the next decode, keeping the number buffers.
 func (e *rawEvent) reset() {
 	ts, dur := e.Ts.b[:0], e.Dur.b[:0]
 	*e = rawEvent{Ts: numText{b: ts}, Dur: numText{b: dur}}
-	e.Args = rawArgs{ExtID: -1, Corr: -1, Stream: -1, Device: -1}
+	e.Args = rawArgs{ExtID: -1, Corr: -1, Stream: -1, Device: -1, DevID: -1, Allocated: -1, Reserved: -1}
 }
 
 // numText keeps the text of a JSON number (or of a string holding one).

@@ -79,6 +79,8 @@ func (f *fileReader) event(raw []byte, off int64) error {
 		f.complete(raw, off)
 	case "M":
 		f.metadata()
+	case "i", "I":
+		f.instant(off)
 	default:
 		f.skip(categoryReason(f.ev.Cat, f.ev.Ph), -1)
 	}

@@ -17,6 +17,10 @@ func (f *fileReader) finish(rank int32, size int64) *model.Trace {
 	for i := range ev.Rank {
 		ev.Rank[i] = rank
 	}
+	for i := range f.tr.Counters.Rank {
+		f.tr.Counters.Rank[i] = rank
+	}
+	f.tr.Counters.Sort()
 	f.tr.Sources = []model.Source{{Path: f.path, Format: "kineto", Size: size}}
 	f.tr.AddRank(f.rankRecord(rank))
 	if f.info.inexact {

@@ -44,6 +44,7 @@ func Merge(parts ...*Trace) (*Trace, error) {
 		out.appendTrace(p, drop)
 	}
 	out.Events.Sort()
+	out.Counters.Sort()
 	return out, nil
 }
 
@@ -125,6 +126,18 @@ func (t *Trace) appendTrace(p *Trace, drop map[int32]bool) {
 	colls := t.appendColls(&p.Colls, names, comms)
 	t.appendEvents(&p.Events, names, streams, colls, drop)
 	t.appendSamples(p)
+	t.appendCounters(&p.Counters, names, drop)
+}
+
+func (t *Trace) appendCounters(c *Counters, names []int32, drop map[int32]bool) {
+	for i := 0; i < c.Len(); i++ {
+		x := c.At(i)
+		if drop[x.Rank] {
+			continue
+		}
+		x.Name = max(remap(names, x.Name), 0)
+		t.Counters.Append(x)
+	}
 }
 
 func remapNames(dst, src *Strings) []int32 {

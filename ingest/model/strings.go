@@ -51,3 +51,18 @@ func (s *Strings) All() []string {
 	}
 	return s.list
 }
+
+// Lookup returns the id of v and whether it is in the table, without
+// adding it.
+func (s *Strings) Lookup(v string) (int32, bool) {
+	if s.index != nil {
+		id, ok := s.index[v]
+		return id, ok
+	}
+	for i, x := range s.All() {
+		if x == v {
+			return int32(i), true
+		}
+	}
+	return 0, false
+}

@@ -10,6 +10,8 @@ type Trace struct {
 	Events  Events         // sorted by rank, then start
 	Colls   Collectives    // collective attributes; Events.Coll indexes this
 
+	Counters Counters // counter samples (GPU memory levels), sorted by rank, name, time
+
 	SampleGPUs []SampledGPU // GPUs that GPU samples were taken on
 	Samples    []GPUSample  // NVML samples, sorted by GPU then time
 

@@ -14,7 +14,8 @@ const maxDur = int64(7 * 24 * 3600 * 1e9)
 // then start, durations are in [0, a week], every event's rank exists, stream
 // and collective indices are in range and streams belong to the event's rank,
 // name ids are in the table, every communicator member exists, and samples
-// point at a sampled GPU.
+// point at a sampled GPU; counters are sorted and name ranks and names
+// that exist.
 func (t *Trace) Validate() error {
 	var errs []error
 	add := func(format string, args ...any) {
@@ -25,6 +26,7 @@ func (t *Trace) Validate() error {
 	t.validateColumns(add)
 	t.validateEvents(add)
 	t.validateTables(add)
+	t.validateCounters(add)
 	return errors.Join(errs...)
 }
 
@@ -99,6 +101,25 @@ func (t *Trace) validateTables(add func(string, ...any)) {
 	for i, s := range t.Samples {
 		if s.GPU < 0 || int(s.GPU) >= len(t.SampleGPUs) {
 			add("sample %d points at GPU %d, out of range", i, s.GPU)
+		}
+	}
+}
+
+func (t *Trace) validateCounters(add func(string, ...any)) {
+	c := &t.Counters
+	if len(c.Rank) != c.Len() || len(c.Name) != c.Len() || len(c.Value) != c.Len() {
+		add("counter columns have different lengths")
+		return
+	}
+	for i := 0; i < c.Len(); i++ {
+		if t.FindRank(c.Rank[i]) < 0 {
+			add("counter %d belongs to rank %d, which is not in the rank table", i, c.Rank[i])
+		}
+		if n := c.Name[i]; n < 0 || int(n) >= t.Names.Len() {
+			add("counter %d has name id %d, out of range", i, n)
+		}
+		if i > 0 && !c.sorted(i) {
+			add("counter %d is out of order (rank %d time %d)", i, c.Rank[i], c.Time[i])
 		}
 	}
 }
