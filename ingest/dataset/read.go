@@ -56,6 +56,12 @@ func read(dir string, m Manifest, ranks []int32, partial bool) (*model.Trace, er
 	if err := readEvents(dir, t, m, ranks, partial); err != nil {
 		return nil, fmt.Errorf("reading dataset: %w", err)
 	}
+	if !partial {
+		ranks = nil
+	}
+	if err := readCounters(dir, t, ranks); err != nil {
+		return nil, fmt.Errorf("reading dataset: %w", err)
+	}
 	return t, nil
 }
 

@@ -48,6 +48,9 @@ func Write(dir string, t *model.Trace, m Manifest) error {
 	if err := writeTables(dir, t, m.Tool); err != nil {
 		return err
 	}
+	if err := writeCounters(dir, t, m.Tool); err != nil {
+		return err
+	}
 	ranks, counts, err := writeEvents(dir, t, m.Tool)
 	if err != nil {
 		return err
@@ -120,7 +123,7 @@ func prepareDir(dir string) error {
 }
 
 func clearDataset(dir string) error {
-	for _, name := range append([]string{ManifestFile}, tableFiles...) {
+	for _, name := range append([]string{ManifestFile, countersFile}, tableFiles...) {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("replacing dataset: %w", err)
 		}
