@@ -71,12 +71,14 @@ func (e *CodeError) Error() string { return e.Msg }
 
 // Run runs the command line args and returns the exit code.
 func Run(ctx context.Context, args []string, env *Env) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" && len(args) == 1 {
+	switch {
+	case len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" && (len(args) == 1 || args[1] == "help"):
 		printHelp(env.Stdout)
 		return ExitOK
-	}
-	if args[0] == "help" {
+	case args[0] == "help":
 		return helpTopic(env, args[1])
+	case args[0] == "--version" || args[0] == "-version":
+		args = []string{"version"}
 	}
 	cmd := lookup(args[0])
 	if cmd == nil {
@@ -128,7 +130,7 @@ func printHelp(w io.Writer) {
 func helpTopic(env *Env, name string) int {
 	c := lookup(name)
 	if c == nil {
-		fmt.Fprintf(env.Stderr, "tpptrace: unknown command %q\n", name)
+		fmt.Fprintf(env.Stderr, "tpptrace: unknown command %q; run 'tpptrace help' for the list\n", name)
 		return ExitUsage
 	}
 	return report(env, c, c.Run(context.Background(), env, []string{"-h"}))
@@ -140,18 +142,40 @@ func newFlags(env *Env, c *Command) *flag.FlagSet {
 	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(env.Stdout, "usage: %s\n\n%s\n\nflags:\n", c.Usage, strings.TrimSpace(c.Long))
-		fs.SetOutput(env.Stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(env.Stderr)
+		fmt.Fprintf(env.Stdout, "usage: %s\n\n%s\n", c.Usage, strings.TrimSpace(c.Long))
+		if hasFlags(fs) {
+			fmt.Fprintln(env.Stdout, "\nflags:")
+			fs.SetOutput(env.Stdout)
+			fs.PrintDefaults()
+			fs.SetOutput(env.Stderr)
+		}
 	}
 	return fs
 }
 
-// parse parses args with fs, turning flag errors into usage errors.
+// hasFlags tells whether fs defines any flag.
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// parse parses args with fs, turning flag errors into usage errors. Flags
+// may follow the inputs ("analyze run/ --json"). The flag package's own
+// output is silenced: -h prints the help, and a wrong flag is reported once,
+// by report, with the one-line usage rather than the whole help.
 func parse(fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	if err == nil || errors.Is(err, flag.ErrHelp) {
+	usage, out := fs.Usage, fs.Output()
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(interleave(fs, args))
+	fs.Usage = usage
+	fs.SetOutput(out)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		usage()
 		return err
 	}
 	return &UsageError{Msg: err.Error()}

@@ -64,7 +64,7 @@ func runIngest(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&f.stepRegex, "step-regex", "", "`regexp` naming iteration annotations (default ^ProfilerStep#(\\d+)$); its first group is the step number")
 	fs.IntVar(&f.workers, "workers", 0, "files read at once (default: number of CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
-	if err := parse(fs, interleave(args)); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
@@ -78,9 +78,12 @@ func runIngest(ctx context.Context, env *Env, args []string) error {
 }
 
 func doIngest(ctx context.Context, env *Env, f ingestFlags, paths []string, opts source.Options) error {
+	var warns warnings
+	opts.Warn = warns.add
 	stop := startProgress(env, &opts)
 	t, err := ingest.Load(ctx, paths, opts)
 	stop()
+	warns.flush(env, err)
 	if err != nil {
 		return err
 	}
@@ -99,43 +102,8 @@ func doIngest(ctx context.Context, env *Env, f ingestFlags, paths []string, opts
 	return nil
 }
 
-// interleave lets flags follow the inputs ("ingest dir -o ds"): it moves
-// the positional arguments after the flags.
-func interleave(args []string) []string {
-	var flags, pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			pos = append(pos, args[i+1:]...)
-			i = len(args)
-		case strings.HasPrefix(a, "-") && a != "-":
-			flags = append(flags, a)
-			if takesValue(a) && i+1 < len(args) {
-				flags = append(flags, args[i+1])
-				i++
-			}
-		default:
-			pos = append(pos, a)
-		}
-	}
-	return append(append(flags, "--"), pos...)
-}
-
-// takesValue reports whether a flag without "=value" consumes the next argument.
-func takesValue(a string) bool {
-	if strings.Contains(a, "=") {
-		return false
-	}
-	switch strings.TrimLeft(a, "-") {
-	case "o", "rank-map", "step-regex", "workers":
-		return true
-	}
-	return false
-}
-
 func ingestOptions(env *Env, f ingestFlags) (source.Options, error) {
-	opts := source.Options{Workers: f.workers, Warn: func(m string) { fmt.Fprintf(env.Stderr, "warning: %s\n", m) }}
+	opts := source.Options{Workers: f.workers}
 	if f.stepRegex != "" {
 		re, err := regexp.Compile(f.stepRegex)
 		if err != nil {

@@ -71,18 +71,26 @@ func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts a
 		return job.Trace, nil
 	}
 	start := time.Now()
-	src := source.Options{StepRegex: opts.StepRegex, Warn: func(m string) { fmt.Fprintf(env.Stderr, "warning: %s\n", m) }}
+	var warns warnings
+	src := source.Options{StepRegex: opts.StepRegex, Warn: warns.add}
 	stop := startProgress(env, &src)
 	t, err := ingest.LoadCached(ctx, args, src, "")
 	stop()
+	warns.flush(env, err)
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(env.Stderr, "read %d ranks, %s events in %s\n", len(t.Ranks), countStr(t.Events.Len()), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(env.Stderr, "read %s, %s in %s\n", plural(len(t.Ranks), "rank"), plural(t.Events.Len(), "event"), time.Since(start).Round(time.Millisecond))
 	return t, nil
 }
 
-func countStr(n int) string { return fmt.Sprintf("%d", n) }
+// plural writes "1 rank", "2 ranks".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
 
 // analysisProgress prints the analysis steps on an interactive stderr.
 func analysisProgress(env *Env) func(string) {
