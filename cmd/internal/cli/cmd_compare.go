@@ -50,7 +50,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if fs.NArg() != 2 {
-		return usagef("want BASE and NEW, got %d arguments", fs.NArg())
+		return usagef("want BASE and NEW, got %s", plural(fs.NArg(), "argument"))
 	}
 	th, err := parseThreshold(*thr)
 	if err != nil {

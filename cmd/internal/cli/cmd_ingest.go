@@ -160,7 +160,13 @@ func startProgress(env *Env, opts *source.Options) func() {
 			fmt.Fprintf(env.Stderr, "\r%s", progressBar(done, total, 30))
 		}
 	}
-	return func() { fmt.Fprint(env.Stderr, "\r\033[K") }
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !last.IsZero() { // erase only a bar that was drawn
+			fmt.Fprint(env.Stderr, "\r\033[K")
+		}
+	}
 }
 
 func progressBar(done, total int64, width int) string {

@@ -52,8 +52,10 @@ func (in *inputFlags) load(ctx context.Context, env *Env, args []string) (*resul
 	if err != nil {
 		return nil, nil, err
 	}
-	opts.Progress = analysisProgress(env)
+	var stop func()
+	opts.Progress, stop = analysisProgress(env)
 	r, err := analysis.Analyze(ctx, t, opts)
+	stop()
 	return r, t, err
 }
 
@@ -92,12 +94,14 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// analysisProgress prints the analysis steps on an interactive stderr.
-func analysisProgress(env *Env) func(string) {
+// analysisProgress shows the current analysis step on one line of an
+// interactive stderr; stop erases it.
+func analysisProgress(env *Env) (progress func(string), stop func()) {
 	if !env.IsTTY {
-		return nil
+		return nil, func() {}
 	}
-	return func(step string) { fmt.Fprintf(env.Stderr, "analysis: %s\n", step) }
+	return func(step string) { fmt.Fprintf(env.Stderr, "\r\033[Kanalysis: %s", step) },
+		func() { fmt.Fprint(env.Stderr, "\r\033[K") }
 }
 
 // isResultFile tells whether path is a JSON Result (it names its

@@ -118,3 +118,43 @@ func TestWarningsNotRepeatedByTheErrorArePrinted(t *testing.T) {
 		t.Errorf("an unrelated error hid warnings:\n%s", errb.String())
 	}
 }
+
+func runWithTTY(t *testing.T, tty bool, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb strings.Builder
+	env := &Env{Stdout: &out, Stderr: &errb, IsTTY: tty, Getenv: func(string) string { return "" }}
+	code := Run(t.Context(), args, env)
+	return code, out.String(), errb.String()
+}
+
+func TestAnalysisProgressIsOneErasedLineOnATerminal(t *testing.T) {
+	in := twoRankDir(t)
+	code, _, errs := runWithTTY(t, true, "analyze", in)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Contains(errs, "analysis: classify\n") || !strings.Contains(errs, "\r\033[Kanalysis: diagnose") {
+		t.Errorf("analysis steps are not drawn on one line:\n%q", errs)
+	}
+	if !strings.HasSuffix(errs, "\r\033[K") {
+		t.Errorf("the progress line is not erased at the end:\n%q", errs)
+	}
+}
+
+func TestRedirectedOutputHasNoEscapes(t *testing.T) {
+	in := twoRankDir(t)
+	code, out, errs := runWithTTY(t, false, "analyze", in)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Contains(out+errs, "\033") || strings.Contains(errs, "\r") {
+		t.Errorf("escape or carriage return without a terminal:\nstdout %q\nstderr %q", out, errs)
+	}
+}
+
+func TestCompareCountsItsArguments(t *testing.T) {
+	code, _, errs := execCLI(t, "compare", "a.json")
+	if code != ExitUsage || !strings.Contains(errs, "got 1 argument\n") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}
