@@ -77,6 +77,12 @@ type Config struct {
 	StartSkewNs       int64   `json:"start_skew_ns"`     // ranks start their first step up to this late
 	EndSkewNs         int64   `json:"end_skew_ns"`       // each member of a collective ends up to this long after the common end
 	GPUName           string  `json:"gpu_name"`
+
+	// GPU memory (docs/generator.md): with MemoryEvents the traces carry
+	// Kineto [memory] instants and the truth peak memory per rank.
+	MemoryEvents   bool  `json:"memory_events,omitempty"`
+	ActMemBytes    int64 `json:"act_mem_bytes,omitempty"`    // activations one layer keeps per microbatch from its forward to its backward; 4×ActivationBytes when 0
+	StaticMemBytes int64 `json:"static_mem_bytes,omitempty"` // parameters, gradients and optimizer state per layer held; 8×GradBytesPerLayer when 0
 }
 
 // DefaultConfig is a small, balanced TP2 PP4 DP2 job on H100s.

@@ -34,6 +34,7 @@ func (s *sim) emit() *model.Trace {
 		e.rank(r)
 	}
 	e.t.Events.Sort()
+	e.t.Counters.Sort()
 	return e.t
 }
 
@@ -66,6 +67,7 @@ func (e *emitter) rank(r int) {
 	for i := range prog {
 		e.op(x, &prog[i], i)
 	}
+	e.memCounters(x)
 }
 
 // stream returns the model stream of slot sl, adding it on first use.

@@ -50,12 +50,18 @@ type TruthRank struct {
 	SteadyBubbleNs int64            `json:"steady_bubble_ns"`
 	CommNs         map[string]int64 `json:"comm_ns"`
 	ExposedNs      map[string]int64 `json:"exposed_ns"`
+	PeakMemBytes   int64            `json:"peak_mem_bytes,omitempty"` // allocated GPU memory, max over Steps (MemoryEvents only)
 }
 
 // TruthStage is one stage's figures.
 type TruthStage struct {
 	Stage     int   `json:"stage"`
 	ComputeNs int64 `json:"compute_ns"`
+	// PeakMemBytes is the largest peak of the stage's ranks (MemoryEvents
+	// only); PeakMicrobatches is how many microbatches' activations (of a
+	// whole stage; chunks count 1/v each) that peak holds.
+	PeakMemBytes     int64   `json:"peak_mem_bytes,omitempty"`
+	PeakMicrobatches float64 `json:"peak_microbatches,omitempty"`
 }
 
 // stepFigures are one rank's figures for one step.
@@ -97,6 +103,7 @@ func (s *sim) truth() Truth {
 		t.Ranks = append(t.Ranks, s.truthRank(r))
 	}
 	t.Stages, t.BottleneckStage, t.StageImbalance = stageFigures(t.Ranks, c.PP)
+	s.stagePeaks(t.Stages, t.Ranks)
 	return t
 }
 
@@ -135,6 +142,7 @@ func (s *sim) truthRank(r int) TruthRank {
 	tr.BubbleNs, tr.FillDrainNs = meanNs(sum.bubble, n), meanNs(sum.fillDrain, n)
 	tr.SteadyBubbleNs = meanNs(sum.bubble-sum.fillDrain, n)
 	tr.BubbleFraction = round6(frac / float64(n))
+	tr.PeakMemBytes = s.truthPeakMem(r)
 	for i, a := range truthAxes {
 		if s.axisSize(a) > 1 {
 			tr.CommNs[a.String()], tr.ExposedNs[a.String()] = meanNs(sum.comm[i], n), meanNs(sum.exposed[i], n)

@@ -40,6 +40,7 @@ func WriteRank(w *bufio.Writer, job *samples.Job, rank int32) error {
 	for j := lo; j < hi; j++ {
 		rw.event(j)
 	}
+	rw.memory()
 	rw.metadata()
 	return footer(w, rank)
 }
