@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"sync"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/tui"
@@ -38,10 +39,35 @@ func runTUI(ctx context.Context, env *Env, args []string) error {
 		return usagef("want an input: trace files or directories, a dataset, or a result .json")
 	}
 	quiet := &Env{Stdout: env.Stdout, Stderr: discard{}, Getenv: env.Getenv}
-	return tui.Run(func(progress func(done, total int64)) (*result.Result, error) {
+	var rec loadRecord
+	if err := tui.Run(func(progress func(done, total int64)) (*result.Result, error) {
 		r, _, err := in.load(ctx, quiet, fs.Args())
-		return r, err
-	})
+		return r, rec.set(err)
+	}); err != nil {
+		return err
+	}
+	return rec.get()
+}
+
+// loadRecord keeps the TUI loader's error: after the TUI closes on inputs
+// that could not be loaded, the command prints it again on the normal
+// screen and exits 1 (the TUI only showed it).
+type loadRecord struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (l *loadRecord) set(err error) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.err = err
+	return err
+}
+
+func (l *loadRecord) get() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
 }
 
 // discard swallows progress lines that would tear the TUI's screen.

@@ -158,3 +158,14 @@ func TestCompareCountsItsArguments(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 }
+
+func TestTUILoadErrorIsKeptForTheExitCode(t *testing.T) {
+	var rec loadRecord
+	if rec.get() != nil {
+		t.Fatal("error before any load")
+	}
+	rec.set(os.ErrNotExist)
+	if code := report(&Env{Stderr: &strings.Builder{}}, tuiCmd, rec.get()); code != ExitError {
+		t.Errorf("a failed TUI load exits %d, want %d", code, ExitError)
+	}
+}
