@@ -19,6 +19,10 @@ func diagnoseStep(r *run) error {
 		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Summary: p.Summary, Ranks: p.Ranks})
 	}
 	r.res.Findings = diagnose.Findings(r.res, in)
+	r.stagePeaks()
+	if f := memFinding(r.res); f != nil {
+		r.res.Findings = append(r.res.Findings, *f)
+	}
 	r.res.RankSteps = r.rankSteps()
 	r.res.Timeline = r.timeline(r.representative())
 	return nil

@@ -27,6 +27,7 @@ func measureStep(r *run) error {
 	for i := range r.ranks {
 		r.res.Ranks[i] = r.rankStats(&r.ranks[i])
 	}
+	r.memPeaks()
 	r.addWaits()
 	return nil
 }

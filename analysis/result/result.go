@@ -108,6 +108,10 @@ type RankStats struct {
 	BubblePPWaitNs     int64     `json:"bubble_pp_wait_ns,omitempty"`
 	BubblePPTransferNs int64     `json:"bubble_pp_transfer_ns,omitempty"`
 	GPU                *GPUStats `json:"gpu,omitempty"` // its GPU over the analysed steps, when GPU samples were given
+	// PeakMemBytes is the most GPU memory the allocator held for tensors
+	// over the analysed steps (Kineto [memory] "Total Allocated"); 0 when
+	// the trace has no memory events.
+	PeakMemBytes int64 `json:"peak_mem_bytes,omitempty"`
 }
 
 // GPUStats is what a rank's GPU did over the analysed steps, from NVML
@@ -145,6 +149,8 @@ type StageStats struct {
 	// send/recv waits for the neighbour, and transfers (exposed PP).
 	BubblePPWaitNs     int64 `json:"bubble_pp_wait_ns,omitempty"`
 	BubblePPTransferNs int64 `json:"bubble_pp_transfer_ns,omitempty"`
+	// PeakMemBytes is the largest PeakMemBytes of the stage's ranks.
+	PeakMemBytes int64 `json:"peak_mem_bytes,omitempty"`
 }
 
 // SlowRank is a rank that holds its peers back.
@@ -182,6 +188,7 @@ const (
 	KindRankPair    = "rank_pair_difference" // two ranks doing the same work differ; too few for a slow-rank score
 	KindLateRank    = "late_rank"            // arrives last at its collectives without computing more: its host launches them late
 	KindGPUIdle     = "gpu_idle"             // without a pipeline, the GPU runs nothing for a share of the step
+	KindMemoryPeak  = "memory_peak"          // one stage's peak GPU memory is far above the others'
 )
 
 // CommStats summarizes one communicator. AlphaNs and BetaNsPerByte are the
