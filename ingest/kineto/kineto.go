@@ -13,6 +13,7 @@ package kineto
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"regexp"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
@@ -56,5 +57,25 @@ func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trac
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	warnFailed(results, len(paths), opts)
 	return combine(results)
+}
+
+// warnFailed says on the warning channel which files could not be read
+// when others could: the analysis goes on without them.
+func warnFailed(results []fileResult, n int, opts source.Options) {
+	failed := 0
+	for _, r := range results {
+		if r.err != nil {
+			failed++
+		}
+	}
+	if opts.Warn == nil || failed == 0 || failed == n {
+		return
+	}
+	for _, r := range results {
+		if r.err != nil {
+			opts.Warn(fmt.Sprintf("skipping %v", r.err))
+		}
+	}
 }
