@@ -62,11 +62,17 @@ func newGate(base *result.Result, threshold float64) gate {
 // step for a bubble fraction, like the floor of times).
 const fractionFloor = 0.005
 
+// bytesFloor is the floor of memory figures: 1 MiB.
+const bytesFloor = 1 << 20
+
 // judge sets d's Regressed and Improved.
 func (g gate) judge(d Delta) Delta {
 	c, moved, floor := d.Change(), d.New-d.Base, g.floor
-	if d.Unit == "fraction" {
+	switch d.Unit {
+	case "fraction":
 		floor = fractionFloor
+	case "bytes":
+		floor = bytesFloor
 	}
 	d.Regressed = c > g.threshold && moved > floor
 	d.Improved = c < -g.threshold && -moved > floor
@@ -77,13 +83,14 @@ func (g gate) judge(d Delta) Delta {
 // in this order: step time, each stage's bubble, exposed time per axis (for
 // PP, the transfer: what the exposed-PP finding counts), the exposed wait
 // for late or slow members per axis (not PP: that wait is the bubble), the
-// slowest stage's compute, the ranks named slow or late in either run (a
+// slowest stage's compute, each stage's peak GPU memory (when either run
+// has memory events; it regresses past threshold and 1 MiB), the ranks named slow or late in either run (a
 // rank newly named is a regression), and the findings present in one run
 // only. A figure regresses when it grows by more than threshold (0.05 =
 // 5 %) and, for times, by more than 0.5 % of the base step (fractions: by
 // more than half a percentage point). The Result
-// holds neither tokens/s (the inverse of the step time at a fixed batch),
-// MFU nor peak memory, so they are not compared.
+// holds neither tokens/s (the inverse of the step time at a fixed batch)
+// nor MFU, so they are not compared.
 func Compare(base, cur *result.Result, threshold float64) []Delta {
 	g := newGate(base, threshold)
 	var ds []Delta
@@ -101,6 +108,11 @@ func Compare(base, cur *result.Result, threshold float64) []Delta {
 		add("exposed wait "+ax, "ns", meanOf(base, ax, exposedWait), meanOf(cur, ax, exposedWait))
 	}
 	add("slowest stage compute", "ns", slowest(base), slowest(cur))
+	for i := 0; i < max(len(base.Stages), len(cur.Stages)); i++ {
+		if b, n := stagePeak(base, i), stagePeak(cur, i); b > 0 || n > 0 {
+			add(fmt.Sprintf("stage %d peak memory", i), "bytes", b, n)
+		}
+	}
 	ds = append(ds, rankDeltas(base, cur)...)
 	return append(ds, findingDeltas(base, cur, g)...)
 }
@@ -169,4 +181,12 @@ func Regressions(ds []Delta) int {
 		}
 	}
 	return n
+}
+
+// stagePeak is stage i's peak memory, 0 when absent.
+func stagePeak(r *result.Result, i int) float64 {
+	if i >= len(r.Stages) {
+		return 0
+	}
+	return float64(r.Stages[i].PeakMemBytes)
 }

@@ -47,6 +47,8 @@ func (d Delta) format(v float64) string {
 		return "named"
 	case d.Unit == "fraction":
 		return units.Percent(v)
+	case d.Unit == "bytes":
+		return units.Bytes(int64(v))
 	}
 	return units.Duration(int64(v))
 }
