@@ -50,6 +50,9 @@ func LoadCached(ctx context.Context, paths []string, opts source.Options, cacheD
 	}
 	t, err := Load(ctx, paths, opts)
 	if err != nil {
+		if cacheDir == "" {
+			os.Remove(root) // only when still empty: nothing is left behind a failed load
+		}
 		return nil, err
 	}
 	if err := writeCache(root, entry, t, cacheDir == ""); err != nil {

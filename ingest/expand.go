@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -29,7 +30,7 @@ func expand(paths []string) (inputs, error) {
 		st, err := os.Stat(p)
 		switch {
 		case err != nil:
-			return in, fmt.Errorf("input %w", err)
+			return in, inputError(p, err)
 		case st.IsDir() && dataset.IsDataset(p):
 			in.datasets = append(in.datasets, p)
 		case st.IsDir():
@@ -69,4 +70,14 @@ func (in *inputs) walk(root string) error {
 	sort.Strings(files)
 	in.files = append(in.files, files...)
 	return err
+}
+
+// inputError names the input and why it cannot be used, without the
+// system call ("run/: no such file or directory").
+func inputError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", path, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -15,6 +16,7 @@ import (
 // Read reads Nsight Systems reports (.sqlite exports, or .nsys-rep exported
 // with nsys first), one per rank or one per node, into one trace.
 func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
+	paths, exported := dropExportedReports(paths)
 	bs, skips, err := readAll(ctx, paths, opts)
 	if err != nil {
 		return nil, err
@@ -29,8 +31,29 @@ func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trac
 		b.finish(ranks[i], base, model.Source{Path: paths[i], Format: formatOf(paths[i]), Version: b.meta.versionText(), Size: size(paths[i])})
 	}
 	resolveComms(bs, opts)
-	bs[0].tr.Skipped = append(bs[0].tr.Skipped, skips...)
+	bs[0].tr.Skipped = append(bs[0].tr.Skipped, append(skips, exported...)...)
 	return merge(bs)
+}
+
+// dropExportedReports leaves out every .nsys-rep whose SQLite export
+// (report.sqlite or report.nsys-rep.sqlite) is among the inputs: the export
+// is read instead, and the report is recorded as skipped for that reason.
+func dropExportedReports(paths []string) ([]string, []model.Skip) {
+	have := map[string]bool{}
+	for _, p := range paths {
+		have[p] = true
+	}
+	var keep []string
+	var skips []model.Skip
+	for _, p := range paths {
+		base, isRep := strings.CutSuffix(p, ".nsys-rep")
+		if isRep && (have[base+".sqlite"] || have[p+".sqlite"]) {
+			skips = append(skips, model.Skip{Source: p, Offset: -1, Count: 1, Reason: "its SQLite export is among the inputs and is read instead"})
+			continue
+		}
+		keep = append(keep, p)
+	}
+	return keep, skips
 }
 
 // commonBase is the earliest session start: every rank's times are made
