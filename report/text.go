@@ -43,8 +43,8 @@ func header(res *result.Result) string {
 	if res.VirtualStages > 1 {
 		sched += fmt.Sprintf(" v=%d", res.VirtualStages)
 	}
-	return fmt.Sprintf("%d ranks · %s (%s, by %s) · schedule %s · step %s (%s)",
-		res.WorldSize, l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step"))
+	return fmt.Sprintf("%s · %s (%s, by %s) · schedule %s · step %s (%s)",
+		plural(int64(res.WorldSize), "rank"), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step"))
 }
 
 // stageTable writes one line per stage: compute, the bubble (ms, share of
@@ -64,6 +64,10 @@ func stageTable(w io.Writer, res *result.Result) {
 	for _, ax := range extra {
 		head += "exp " + ax + " ms\t"
 	}
+	mem := hasPeakMem(res.Stages)
+	if mem {
+		head += "peak mem\t"
+	}
 	fmt.Fprintln(tw, head)
 	for _, s := range res.Stages {
 		mark := ""
@@ -77,6 +81,9 @@ func stageTable(w io.Writer, res *result.Result) {
 		for _, ax := range extra {
 			fmt.Fprintf(tw, "%s\t", units.Millis(s.ExposedNs[ax]))
 		}
+		if mem {
+			fmt.Fprintf(tw, "%s\t", units.Bytes(s.PeakMemBytes))
+		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
@@ -84,6 +91,16 @@ func stageTable(w io.Writer, res *result.Result) {
 		fmt.Fprintf(w, "* bottleneck stage; imbalance (max/mean compute) %.2f\n", res.StageImbalance)
 		fmt.Fprintln(w, bubbleNote(res.Stages))
 	}
+}
+
+// hasPeakMem tells whether the trace had memory counters to take peaks from.
+func hasPeakMem(stages []result.StageStats) bool {
+	for _, s := range stages {
+		if s.PeakMemBytes > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // extraAxes are the context- and expert-parallel axes the layout uses,

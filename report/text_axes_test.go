@@ -26,3 +26,22 @@ func TestStageTableShowsContextAndExpertAxes(t *testing.T) {
 		t.Fatalf("header %q does not name EP", got)
 	}
 }
+
+func TestStageTableShowsPeakMemoryWhenKnown(t *testing.T) {
+	res := &result.Result{WorldSize: 1, Layout: result.Layout{TP: 1, PP: 2, DP: 1}, Schedule: "gpipe", StepNs: 1e8,
+		Stages: []result.StageStats{{Stage: 0, PeakMemBytes: 40 << 30}, {Stage: 1, PeakMemBytes: 20 << 30}}}
+	var b bytes.Buffer
+	stageTable(&b, res)
+	if out := b.String(); !strings.Contains(out, "peak mem") || !strings.Contains(out, "40.0 GiB") {
+		t.Fatalf("stage table:\n%s", out)
+	}
+	if h := header(res); !strings.HasPrefix(h, "1 rank ·") {
+		t.Fatalf("header %q: one rank is singular", h)
+	}
+	res.Stages[0].PeakMemBytes, res.Stages[1].PeakMemBytes = 0, 0
+	b.Reset()
+	stageTable(&b, res)
+	if strings.Contains(b.String(), "peak mem") {
+		t.Fatal("no memory column without memory figures")
+	}
+}

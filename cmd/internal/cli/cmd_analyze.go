@@ -118,12 +118,13 @@ type gate struct {
 
 var kindAliases = map[string]string{"bubble": result.KindBubble, "tp": result.KindExposedTP, "pp": result.KindExposedPP,
 	"dp": result.KindExposedDP, "imbalance": result.KindImbalance, "slow": result.KindSlowRank, "topology": result.KindTopology,
-	"gpu": result.KindGPUThrottle, "pair": result.KindRankPair, "late": result.KindLateRank, "idle": result.KindGPUIdle}
+	"gpu": result.KindGPUThrottle, "pair": result.KindRankPair, "late": result.KindLateRank, "idle": result.KindGPUIdle, "memory": result.KindMemoryPeak}
 
 func failKinds() []string {
 	return []string{result.KindBubble, result.KindExposedTP, result.KindExposedPP, result.KindExposedDP,
 		result.KindImbalance, result.KindSlowRank, result.KindTopology, result.KindGPUThrottle, result.KindRankPair,
-		result.KindLateRank, result.KindGPUIdle, "(or bubble, tp, pp, dp, imbalance, slow, topology, gpu, pair, late, idle)"}
+		result.KindLateRank, result.KindGPUIdle, result.KindMemoryPeak,
+		"(or bubble, tp, pp, dp, imbalance, slow, topology, gpu, pair, late, idle, memory)"}
 }
 
 func parseGate(s string) (gate, error) {
