@@ -18,21 +18,8 @@ import (
 // complete events per kind, without any of the reader's code.
 func independentCounts(t *testing.T, path string) (int64, map[model.Kind]int) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		if r, err = gzip.NewReader(f); err != nil {
-			t.Fatal(err)
-		}
-	}
 	var doc map[string]any
-	if err := json.NewDecoder(r).Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
+	decodeJSON(t, path, &doc)
 	comm := regexp.MustCompile(`(?i)^(nccl|rccl)|ncclKernel|ncclDevKernel`)
 	byCat := map[string]model.Kind{"kernel": model.KindCompute, "gpu_memcpy": model.KindMemcpy, "gpu_memset": model.KindMemset,
 		"cpu_op": model.KindCPUOp, "user_annotation": model.KindAnnotation, "gpu_user_annotation": model.KindGPUAnnotation,
@@ -55,6 +42,25 @@ func independentCounts(t *testing.T, path string) (int64, map[model.Kind]int) {
 		rank = int64(di["rank"].(float64))
 	}
 	return rank, counts
+}
+
+// decodeJSON decodes a .json or .json.gz file with encoding/json.
+func decodeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		if r, err = gzip.NewReader(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := json.NewDecoder(r).Decode(v); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestSharedTracesMatchIndependentCount(t *testing.T) {

@@ -1,11 +1,7 @@
 package kineto
 
 import (
-	"compress/gzip"
 	"context"
-	"encoding/json"
-	"io"
-	"os"
 	"strings"
 	"testing"
 
@@ -86,26 +82,13 @@ func hasSkip(tr *model.Trace, sub string) bool {
 
 // independentMemCount counts GPU [memory] instants with encoding/json.
 func independentMemCount(t *testing.T, path string) int {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		if r, err = gzip.NewReader(f); err != nil {
-			t.Fatal(err)
-		}
-	}
 	var doc struct {
 		TraceEvents []struct {
 			Ph, Name string
 			Args     map[string]any
 		} `json:"traceEvents"`
 	}
-	if err := json.NewDecoder(r).Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
+	decodeJSON(t, path, &doc)
 	n := 0
 	for _, e := range doc.TraceEvents {
 		if dev, ok := e.Args["Device Id"].(float64); e.Ph == "i" && e.Name == "[memory]" && ok && dev >= 0 {
