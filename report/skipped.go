@@ -58,6 +58,16 @@ func plural(n int64, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
+// SkippedLines summarises skipped input, one line per reason, most files
+// first: what every view shows (the JSON keeps each item).
+func SkippedLines(sk []result.Skipped) []string {
+	var out []string
+	for _, g := range groupSkipped(sk) {
+		out = append(out, g.line())
+	}
+	return out
+}
+
 // skipped lists what input was not analysed, one line per reason.
 func skipped(w io.Writer, res *result.Result) {
 	if len(res.Skipped) == 0 {

@@ -1,12 +1,15 @@
 package html
 
 import (
+	"bytes"
 	stdhtml "html"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
 
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )
@@ -133,5 +136,22 @@ func BenchmarkReport64Ranks(b *testing.B) {
 		if _, err := Write(dir, r); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPageGroupsSkippedInput: the page lists skipped input one line per
+// reason, as the text report does, not one line per file.
+func TestPageGroupsSkippedInput(t *testing.T) {
+	r := fixture.Result(fixture.Small())
+	for _, f := range []string{"rank-0.json", "rank-1.json", "rank-2.json"} {
+		r.Skipped = append(r.Skipped, result.Skipped{Source: f, Offset: -1, Reason: `category "Trace" is not used`, Count: 1})
+	}
+	var page bytes.Buffer
+	if err := Page(&page, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	if strings.Count(html, "is not used") != 1 || !strings.Contains(html, "3 files") || strings.Contains(html, "rank-1.json") {
+		t.Fatalf("skipped input not grouped by reason:\n%s", html[strings.Index(html, "Input not analysed"):][:400])
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report"
 	"github.com/tpptrace/tpptrace/report/units"
 )
 
@@ -18,6 +19,7 @@ type pageData struct {
 	Slow     []slowRow
 	Figures  []figure
 	Cmp      *compareView // nil without a baseline
+	Skipped  []string     // one line per reason (report.SkippedLines)
 }
 
 type figure struct {
@@ -40,7 +42,8 @@ func slowRows(r *result.Result) []slowRow {
 }
 
 func newPageData(r *result.Result, figs []Rendered, o Options) pageData {
-	d := pageData{R: r, Meta: metadata(r), Findings: findings(r), Stages: stageRows(r), Slow: slowRows(r), Cmp: newCompareView(o.Baseline)}
+	d := pageData{R: r, Meta: metadata(r), Findings: findings(r), Stages: stageRows(r), Slow: slowRows(r), Cmp: newCompareView(o.Baseline),
+		Skipped: report.SkippedLines(r.Skipped)}
 	for _, f := range figs {
 		d.Figures = append(d.Figures, figure{Name: f.Name, Title: f.Title, Caption: f.Caption, Src: template.URL(f.DataURI())})
 	}
@@ -71,7 +74,7 @@ figure{margin:1.5em 0}img{max-width:100%;height:auto;border:1px solid #eee}figca
 <h1>Why is this training step slow?</h1>
 <table>{{range .Meta}}<tr><th>{{.Name}}</th><td>{{.Value}}</td></tr>{{end}}</table>
 {{with .R.Warnings}}<h3>Warnings</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{with .R.Skipped}}<h3>Input not analysed</h3><ul>{{range .}}<li>{{.Source}} ({{.Unit}} {{.Offset}}): {{.Reason}} ×{{.Count}}</li>{{end}}</ul>{{end}}
+{{with .Skipped}}<h3>Input not analysed</h3><ul>{{range .}}<li>{{.}}</li>{{end}}</ul><p>Every item, with its offset, is in the JSON Result.</p>{{end}}
 {{with .Cmp}}<h2 id="baseline">Compared with the baseline</h2>
 <p{{if .Regressions}} class="sev-high"{{end}}>{{.Verdict}}</p>
 <table><tr><th>base</th><td>{{.Base}}</td></tr><tr><th>new</th><td>{{.New}}</td></tr></table>
