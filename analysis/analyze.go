@@ -21,6 +21,7 @@ type Options struct {
 	Steps     []int32        // iterations to analyse; nil: every complete one
 	Tool      string         // "tpptrace <version>", recorded in the Result
 	Progress  func(step string)
+	Model     Model // tokens per step, model FLOPs and GPU peak for tokens/s and MFU; zero: neither
 }
 
 // Step is one named step of an analysis.
@@ -79,11 +80,12 @@ func Analyze(ctx context.Context, t *model.Trace, opts Options) (*result.Result,
 			return nil, fmt.Errorf("analysis: %s: %w", s.Name, err)
 		}
 	}
+	Throughput(r.res, opts.Model)
 	return r.res, nil
 }
 
 func newResult(t *model.Trace, opts Options) *result.Result {
-	res := &result.Result{SchemaVersion: result.SchemaVersion, Tool: opts.Tool, BottleneckStage: -1}
+	res := &result.Result{SchemaVersion: result.SchemaVersion, Tool: opts.Tool, BottleneckStage: -1, GPUName: gpuName(t)}
 	for _, s := range t.Sources {
 		res.Sources = append(res.Sources, result.Source{Path: s.Path, Format: s.Format, Version: s.Version})
 	}

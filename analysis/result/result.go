@@ -40,6 +40,19 @@ type Result struct {
 	RankSteps       []RankStep   `json:"rank_steps,omitempty"` // per rank and step, for heatmaps
 	Timeline        *Timeline    `json:"timeline,omitempty"`   // one representative step, classified
 	Warnings        []string     `json:"warnings,omitempty"`
+	// Throughput and model FLOPs utilization (seed §6.9), present only when
+	// the user gave the tokens per step (and, for the FLOPs figures, the
+	// model size): a trace does not know the model. TokensPerS is tokens per
+	// step over the step time; ModelTFLOPsPerGPU the model's FLOPs per second
+	// per GPU (10¹² FLOP/s); MFU that over PeakTFLOPsPerGPU (0..1), whose
+	// origin PeakFrom names: "flag" or "gpu-table" (GPUName's dense bf16
+	// figure). See docs/semantics.md.
+	GPUName           string  `json:"gpu_name,omitempty"` // e.g. "NVIDIA H100 80GB HBM3", when the trace names it
+	TokensPerS        float64 `json:"tokens_per_s,omitempty"`
+	ModelTFLOPsPerGPU float64 `json:"model_tflops_per_gpu,omitempty"`
+	MFU               float64 `json:"mfu,omitempty"`
+	PeakTFLOPsPerGPU  float64 `json:"peak_tflops_per_gpu,omitempty"`
+	PeakFrom          string  `json:"peak_from,omitempty"` // "flag", "gpu-table"
 }
 
 // Source is one input file.
