@@ -19,6 +19,7 @@ func (b *builder) finish(ranks map[int32]int32, base int64, src model.Source) {
 	}
 	streams := b.remapStreams(ranks)
 	dropped := b.remapEvents(ranks, streams, base)
+	b.memCounters(ranks, dev, base)
 	b.tr.Sources = []model.Source{src}
 	if dropped > 0 {
 		b.skipRows["cpu event of a process without gpu work"] += int64(dropped)

@@ -71,6 +71,7 @@ func commonBase(bs []*builder) int64 {
 func merge(bs []*builder) (*model.Trace, error) {
 	if len(bs) == 1 {
 		bs[0].tr.Events.Sort()
+		bs[0].tr.Counters.Sort()
 		return bs[0].tr, nil
 	}
 	parts := make([]*model.Trace, len(bs))

@@ -24,6 +24,7 @@ type builder struct {
 	nccl     []ncclRange
 	inits    []commInit
 	colls    []pendColl
+	mem      []memRow // device memory rows, until ranks are known
 	nvtxRows int
 	skipRows map[string]int64
 }
@@ -76,7 +77,7 @@ func (b *builder) read() error {
 	steps := []struct {
 		what string
 		f    func() error
-	}{{kernelTable, b.readKernels}, {"memcpy", b.readMemcpy}, {"memset", b.readMemset}, {"runtime", b.readRuntime}, {"NVTX_EVENTS", b.readNVTX}}
+	}{{kernelTable, b.readKernels}, {"memcpy", b.readMemcpy}, {"memset", b.readMemset}, {"runtime", b.readRuntime}, {"NVTX_EVENTS", b.readNVTX}, {memTable, b.readMemory}}
 	for _, s := range steps {
 		if err := s.f(); err != nil {
 			return fmt.Errorf("%s: %w", s.what, err)

@@ -82,7 +82,7 @@ func (w *writer) writeRank(r int32) error {
 			return err
 		}
 	}
-	return nil
+	return w.memUsage(r)
 }
 
 func (w *writer) writeEvent(i int) error {
