@@ -28,9 +28,11 @@ type Delta struct {
 	Kind      string  `json:"kind"` // DeltaFigure, DeltaRank, DeltaFinding
 	Base      float64 `json:"base"`
 	New       float64 `json:"new"`
-	Unit      string  `json:"unit"` // "ns", "fraction" or "named"
+	Unit      string  `json:"unit"` // "ns", "fraction", "bytes", "tokens/s" or "named"
 	Regressed bool    `json:"regressed"`
 	Improved  bool    `json:"improved"`
+	// HigherBetter marks figures (tokens/s, MFU) that regress when they fall.
+	HigherBetter bool `json:"higher_is_better,omitempty"`
 }
 
 // Change is (New−Base)/Base, 0 when both are 0, and ±1 when Base is 0.
@@ -65,7 +67,8 @@ const fractionFloor = 0.005
 // bytesFloor is the floor of memory figures: 1 MiB.
 const bytesFloor = 1 << 20
 
-// judge sets d's Regressed and Improved.
+// judge sets d's Regressed and Improved; a HigherBetter figure regresses
+// when it falls.
 func (g gate) judge(d Delta) Delta {
 	c, moved, floor := d.Change(), d.New-d.Base, g.floor
 	switch d.Unit {
@@ -73,6 +76,11 @@ func (g gate) judge(d Delta) Delta {
 		floor = fractionFloor
 	case "bytes":
 		floor = bytesFloor
+	case "tokens/s":
+		floor = 0.005 * d.Base
+	}
+	if d.HigherBetter {
+		c, moved = -c, -moved
 	}
 	d.Regressed = c > g.threshold && moved > floor
 	d.Improved = c < -g.threshold && -moved > floor
@@ -80,7 +88,8 @@ func (g gate) judge(d Delta) Delta {
 }
 
 // Compare lines up the figures the seed's performance gate keeps (§6.9),
-// in this order: step time, each stage's bubble, exposed time per axis (for
+// in this order: step time, tokens/s and MFU (when both runs have them;
+// they regress when they fall), each stage's bubble, exposed time per axis (for
 // PP, the transfer: what the exposed-PP finding counts), the exposed wait
 // for late or slow members per axis (not PP: that wait is the bubble), the
 // slowest stage's compute, each stage's peak GPU memory (when either run
@@ -88,9 +97,8 @@ func (g gate) judge(d Delta) Delta {
 // rank newly named is a regression), and the findings present in one run
 // only. A figure regresses when it grows by more than threshold (0.05 =
 // 5 %) and, for times, by more than 0.5 % of the base step (fractions: by
-// more than half a percentage point). The Result
-// holds neither tokens/s (the inverse of the step time at a fixed batch)
-// nor MFU, so they are not compared.
+// more than half a percentage point; tokens/s by more than 0.5 % of the
+// base).
 func Compare(base, cur *result.Result, threshold float64) []Delta {
 	g := newGate(base, threshold)
 	var ds []Delta
@@ -98,6 +106,7 @@ func Compare(base, cur *result.Result, threshold float64) []Delta {
 		ds = append(ds, g.judge(Delta{Name: name, Kind: DeltaFigure, Base: b, New: n, Unit: unit}))
 	}
 	add("step", "ns", float64(base.StepNs), float64(cur.StepNs))
+	ds = append(ds, throughputDeltas(base, cur, g)...)
 	for i := 0; i < max(len(base.Stages), len(cur.Stages)); i++ {
 		add(fmt.Sprintf("stage %d bubble", i), "fraction", stageBubble(base, i), stageBubble(cur, i))
 	}
@@ -189,4 +198,18 @@ func stagePeak(r *result.Result, i int) float64 {
 		return 0
 	}
 	return float64(r.Stages[i].PeakMemBytes)
+}
+
+// throughputDeltas compares tokens/s and MFU when both runs have them.
+func throughputDeltas(base, cur *result.Result, g gate) []Delta {
+	var ds []Delta
+	for _, f := range []struct {
+		name, unit string
+		b, n       float64
+	}{{"tokens/s", "tokens/s", base.TokensPerS, cur.TokensPerS}, {"MFU", "fraction", base.MFU, cur.MFU}} {
+		if f.b > 0 && f.n > 0 {
+			ds = append(ds, g.judge(Delta{Name: f.name, Kind: DeltaFigure, Base: f.b, New: f.n, Unit: f.unit, HigherBetter: true}))
+		}
+	}
+	return ds
 }

@@ -49,6 +49,8 @@ func (d Delta) format(v float64) string {
 		return units.Percent(v)
 	case d.Unit == "bytes":
 		return units.Bytes(int64(v))
+	case d.Unit == "tokens/s":
+		return TokensPerS(v)
 	}
 	return units.Duration(int64(v))
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"text/tabwriter"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -44,7 +45,37 @@ func header(res *result.Result) string {
 		sched += fmt.Sprintf(" v=%d", res.VirtualStages)
 	}
 	return fmt.Sprintf("%s · %s (%s, by %s) · schedule %s · step %s (%s)",
-		plural(int64(res.WorldSize), "rank"), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step"))
+		plural(int64(res.WorldSize), "rank"), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step")) +
+		throughput(res, " · ")
+}
+
+// throughput is res's tokens/s and MFU (or achieved TFLOP/s per GPU
+// without a peak), each after sep; "" when the user gave no tokens per
+// step.
+func throughput(res *result.Result, sep string) string {
+	s := ""
+	if res.TokensPerS > 0 {
+		s += sep + TokensPerS(res.TokensPerS)
+	}
+	if t := MFUText(res); t != "" {
+		s += sep + t
+	}
+	return s
+}
+
+// TokensPerS formats a throughput: "10,000,000 tokens/s".
+func TokensPerS(v float64) string { return units.Count(int64(math.Round(v))) + " tokens/s" }
+
+// MFUText is "MFU 26.5 % (262 of 989 TFLOP/s per GPU)", or without a peak
+// "262 TFLOP/s per GPU", or "" when the model FLOPs are not known.
+func MFUText(res *result.Result) string {
+	switch {
+	case res.PeakTFLOPsPerGPU > 0:
+		return fmt.Sprintf("MFU %s (%.0f of %.0f TFLOP/s per GPU)", units.Percent(res.MFU), res.ModelTFLOPsPerGPU, res.PeakTFLOPsPerGPU)
+	case res.ModelTFLOPsPerGPU > 0:
+		return fmt.Sprintf("%.0f TFLOP/s per GPU", res.ModelTFLOPsPerGPU)
+	}
+	return ""
 }
 
 // stageTable writes one line per stage: compute, the bubble (ms, share of

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report"
 	"github.com/tpptrace/tpptrace/report/units"
 )
 
@@ -25,7 +26,7 @@ func metadata(r *result.Result) []meta {
 	if r.VirtualStages > 1 {
 		sched += fmt.Sprintf(", %d chunks per stage", r.VirtualStages)
 	}
-	return []meta{
+	return append([]meta{
 		{"tool", r.Tool},
 		{"ranks", fmt.Sprint(r.WorldSize)},
 		{"layout", layout},
@@ -35,7 +36,23 @@ func metadata(r *result.Result) []meta {
 		{"bottleneck stage", fmt.Sprintf("%d (imbalance %.2f)", r.BottleneckStage, r.StageImbalance)},
 		{"clock alignment", fmt.Sprintf("%s, residual %s over %d collectives", r.Clock.Method, units.Duration(r.Clock.ResidualNs), r.Clock.Matched)},
 		{"sources", sourcesLine(r.Sources)},
+	}, throughputMeta(r)...)
+}
+
+// throughputMeta is the tokens/s and MFU lines, when the user gave the
+// figures they need.
+func throughputMeta(r *result.Result) []meta {
+	var out []meta
+	if r.TokensPerS > 0 {
+		out = append(out, meta{"throughput", report.TokensPerS(r.TokensPerS)})
 	}
+	if t := report.MFUText(r); t != "" {
+		if r.PeakFrom != "" {
+			t += ", peak from " + r.PeakFrom
+		}
+		out = append(out, meta{"model FLOPs", t})
+	}
+	return out
 }
 
 func stepsLine(its []result.Iteration) string {
