@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -37,6 +38,7 @@ Examples:
   tpptrace analyze --json run1/ > run1.json    # the Result, for compare and scripts
   tpptrace analyze --tp 2 --pp 4 --dp 1 run1/  # when process groups carry no names
   tpptrace analyze --steps 5,6 ds/             # only ProfilerStep#5 and #6 of a dataset
+  tpptrace analyze --tokens-per-step 4M --params 70B run1/   # adds tokens/s and MFU
   tpptrace analyze --fail-on pipeline_bubble:20% --fail-on exposed_dp_comm:5ms run1/`,
 }
 
@@ -47,6 +49,7 @@ type analyzeFlags struct {
 	tp, pp, dp, cp, ep int
 	order, stepRe      string
 	steps              string
+	model              analysis.Model // --tokens-per-step, --flops-per-token, --params, --peak-tflops
 }
 
 func (a *analyzeFlags) register(fs *flag.FlagSet) {
@@ -58,10 +61,56 @@ func (a *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.order, "order", "", `rank order, fastest first (default Megatron's "tp-cp-ep-dp-pp")`)
 	fs.StringVar(&a.stepRe, "step-regex", "", "regular expression of the ranges that delimit steps (nsys NVTX)")
 	fs.StringVar(&a.steps, "steps", "", "comma-separated step numbers to analyse (default: every complete step)")
+	countFlag(fs, &a.model.TokensPerStep, "tokens-per-step", "global batch `tokens` per step: adds tokens/s (and MFU with --params or --flops-per-token)")
+	countFlag(fs, &a.model.FLOPsPerToken, "flops-per-token", "training `FLOPs` per token (forward and backward) for MFU")
+	countFlag(fs, &a.model.Params, "params", "model `parameters` (7e9, 7B) for MFU, at 6·P FLOPs per token (dense transformer)")
+	fs.Float64Var(&a.model.PeakTFLOPs, "peak-tflops", 0, "per-GPU peak `TFLOP/s` for MFU (default: dense bf16 peak of the trace's GPU)")
+}
+
+// countFlag defines a non-negative number flag that takes 1e6, 1M, 7B or 2T.
+func countFlag(fs *flag.FlagSet, v *float64, name, usage string) {
+	fs.Func(name, usage, func(s string) error {
+		n, err := parseCount(s)
+		*v = n
+		return err
+	})
+}
+
+// parseCount reads a non-negative number with an optional K, M, B (or G)
+// or T suffix.
+func parseCount(s string) (float64, error) {
+	mult := map[byte]float64{'k': 1e3, 'K': 1e3, 'm': 1e6, 'M': 1e6, 'b': 1e9, 'B': 1e9, 'g': 1e9, 'G': 1e9, 't': 1e12, 'T': 1e12}
+	m, num := 1.0, strings.TrimSpace(s)
+	if len(num) > 1 {
+		if k, ok := mult[num[len(num)-1]]; ok {
+			m, num = k, num[:len(num)-1]
+		}
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("%q is not a count (want 1e6, 1M, 7B)", s)
+	}
+	return v * m, nil
+}
+
+// checkModel rejects model flags that could not be used.
+func checkModel(m analysis.Model) error {
+	switch {
+	case m.FLOPsPerToken > 0 && m.Params > 0:
+		return usagef("give --flops-per-token or --params, not both")
+	case m.TokensPerStep == 0 && (m.FLOPsPerToken > 0 || m.Params > 0 || m.PeakTFLOPs > 0):
+		return usagef("--flops-per-token, --params and --peak-tflops need --tokens-per-step")
+	case m.PeakTFLOPs < 0:
+		return usagef("--peak-tflops: want a positive number")
+	}
+	return nil
 }
 
 func (a *analyzeFlags) options() (analysis.Options, error) {
-	o := analysis.Options{Tool: ToolVersion()}
+	o := analysis.Options{Tool: ToolVersion(), Model: a.model}
+	if err := checkModel(a.model); err != nil {
+		return o, err
+	}
 	o.Layout.TP, o.Layout.PP, o.Layout.DP, o.Layout.CP, o.Layout.EP, o.Layout.Order = a.tp, a.pp, a.dp, a.cp, a.ep, a.order
 	if a.stepRe != "" {
 		re, err := regexp.Compile(a.stepRe)

@@ -40,13 +40,17 @@ func (in *inputFlags) load(ctx context.Context, env *Env, args []string) (*resul
 		return nil, nil, usagef("give --sample or an input, not both")
 	case in.sample == "" && len(args) == 0:
 		return nil, nil, usagef("want an input: trace files or directories, a dataset, or a result .json")
-	case len(args) == 1 && isResultFile(args[0]):
-		r, err := readResult(args[0])
-		return r, nil, err
 	}
 	opts, err := in.options()
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(args) == 1 && isResultFile(args[0]) {
+		r, err := readResult(args[0])
+		if err == nil {
+			analysis.Throughput(r, opts.Model)
+		}
+		return r, nil, err
 	}
 	t, err := in.trace(ctx, env, args, opts)
 	if err != nil {
