@@ -7,7 +7,9 @@
 // runtime events; NVTX ranges and marks become annotations. NCCL's NVTX
 // ranges are tied to the kernels they launched (through the runtime launch
 // inside the range on the same thread) to give each NCCL kernel its
-// operation, message size, communicator and peer. Times are the report's
+// operation, message size, communicator and peer. CUDA memory usage
+// events (--cuda-memory-usage=true) become each rank's allocated-memory
+// counter (CUDA-level, not tensor-level: see docs/nsys.md). Times are the report's
 // session time plus TARGET_INFO_SESSION_START_TIME.utcEpochNs, i.e. epoch
 // ns on the host's clock. See docs/nsys.md.
 package nsys
