@@ -37,8 +37,15 @@ func (o *overview) View() string {
 // JobLine is the one-line summary of a result.
 func JobLine(r *result.Result) string {
 	l := r.Layout
-	return fmt.Sprintf("world %d · %s · %s m=%d · step %s · bubble ideal %s",
+	line := fmt.Sprintf("world %d · %s · %s m=%d · step %s · bubble ideal %s",
 		r.WorldSize, l, r.Schedule, r.Microbatches, units.Duration(r.StepNs), idealBubble(r))
+	if r.TokensPerS > 0 {
+		line += " · " + units.Count(int64(r.TokensPerS+0.5)) + " tokens/s"
+	}
+	if r.MFU > 0 {
+		line += " · MFU " + units.Percent(r.MFU)
+	}
+	return line
 }
 
 func idealBubble(r *result.Result) string {

@@ -167,3 +167,14 @@ func TestWrapKeepsWordsAndWidth(t *testing.T) {
 		t.Fatalf("words lost or reordered: %q", words)
 	}
 }
+
+func TestJobLineShowsThroughputWhenKnown(t *testing.T) {
+	r := fixture.Result(fixture.Small())
+	if strings.Contains(JobLine(r), "tokens/s") {
+		t.Fatal("no throughput without the model's figures")
+	}
+	r.TokensPerS, r.MFU = 1_234_567.4, 0.415
+	if got := JobLine(r); !strings.Contains(got, "1,234,567 tokens/s · MFU 41.5 %") {
+		t.Fatalf("job line %q", got)
+	}
+}
