@@ -3,13 +3,10 @@ package cli
 import (
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	rpt "github.com/tpptrace/tpptrace/report"
 )
 
 // TestAnalyzeThroughputFlagsReachTheJSON: --tokens-per-step 1M --params 7B
@@ -84,17 +81,7 @@ func TestCompareTokensPerSecondRegression(t *testing.T) {
 
 func stepResult(t *testing.T, dir, name string, stepNs int64) string {
 	t.Helper()
-	res := &result.Result{SchemaVersion: result.SchemaVersion, StepNs: stepNs, WorldSize: 8, Layout: result.Layout{PP: 1}}
-	path := filepath.Join(dir, name)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := rpt.JSON(f, res); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeResultFile(t, dir, name, &result.Result{SchemaVersion: result.SchemaVersion, StepNs: stepNs, WorldSize: 8, Layout: result.Layout{PP: 1}})
 }
 
 func lineWith(s, sub string) string {

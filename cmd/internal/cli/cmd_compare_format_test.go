@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	rpt "github.com/tpptrace/tpptrace/report"
 )
 
 // twoStages is a two-stage Result with a 100 ms step and the given slow
@@ -24,15 +23,7 @@ func twoStages(stepNs int64, bubble0 float64, slow ...int) *result.Result {
 
 func saveResult(t *testing.T, r *result.Result) string {
 	t.Helper()
-	f, err := os.CreateTemp(t.TempDir(), "*.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := rpt.JSON(f, r); err != nil {
-		t.Fatal(err)
-	}
-	return f.Name()
+	return writeResultFile(t, t.TempDir(), "result.json", r)
 }
 
 func TestCompareJSONExit3OnANewlySlowRank(t *testing.T) {

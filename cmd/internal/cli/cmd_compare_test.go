@@ -19,8 +19,13 @@ func testEnv() (*Env, *bytes.Buffer, *bytes.Buffer) {
 
 func writeResult(t *testing.T, dir, name string, bubble float64) string {
 	t.Helper()
-	res := &result.Result{SchemaVersion: result.SchemaVersion, StepNs: 100e6, Layout: result.Layout{PP: 2},
-		Stages: []result.StageStats{{Stage: 0, ComputeNs: 70e6, BubbleFraction: bubble}, {Stage: 1, ComputeNs: 72e6, BubbleFraction: 0.1}}}
+	return writeResultFile(t, dir, name, &result.Result{SchemaVersion: result.SchemaVersion, StepNs: 100e6, Layout: result.Layout{PP: 2},
+		Stages: []result.StageStats{{Stage: 0, ComputeNs: 70e6, BubbleFraction: bubble}, {Stage: 1, ComputeNs: 72e6, BubbleFraction: 0.1}}})
+}
+
+// writeResultFile writes res as a Result JSON file in dir and returns its path.
+func writeResultFile(t *testing.T, dir, name string, res *result.Result) string {
+	t.Helper()
 	path := filepath.Join(dir, name)
 	f, err := os.Create(path)
 	if err != nil {
