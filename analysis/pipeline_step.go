@@ -12,8 +12,12 @@ import (
 func pipelineStep(r *run) error {
 	p := r.res.Layout.PP
 	var votes []pipeline.Schedule
+	var peers map[int]pipeline.Peer
+	if p > 1 {
+		peers = pipeline.MatchPeers(r.t, p, r.stageOf, r.off.Of)
+	}
 	for i := range r.ranks {
-		votes = append(votes, r.rankPipeline(&r.ranks[i], &r.res.Ranks[i], p)...)
+		votes = append(votes, r.rankPipeline(&r.ranks[i], &r.res.Ranks[i], p, peers)...)
 	}
 	sched := pipeline.Schedule{Name: pipeline.NoPipeline}
 	if p > 1 {
@@ -24,14 +28,47 @@ func pipelineStep(r *run) error {
 		r.res.VirtualStages = sched.V
 	}
 	r.res.Stages = r.stages(pipeline.IdealBubble(p, sched.M, sched.V))
+	r.res.ScheduleEvidence = r.scheduleEvidence(p)
 	return nil
+}
+
+// scheduleEvidence reads each stage's pass order from its first rank with
+// ops, in its first analysed step.
+func (r *run) scheduleEvidence(p int) []result.StageOrder {
+	if p <= 1 {
+		return nil
+	}
+	var out []result.StageOrder
+	for s := range p {
+		if o, ok := r.stageOrder(s, p); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func (r *run) stageOrder(s, p int) (result.StageOrder, bool) {
+	for i := range r.ranks {
+		rr := &r.ranks[i]
+		if rr.stage != s || len(rr.ops) == 0 || len(rr.ops[0]) == 0 {
+			continue
+		}
+		ops := rr.ops[0]
+		f, b, w := pipeline.Count(ops)
+		_, ring := rr.pipe.In(rr.figs[0].Window)
+		g := pipeline.Geometry{Stage: s, P: p, StageOf: r.stageOf}
+		return result.StageOrder{Stage: s, Rank: int(rr.rank), Forwards: f, Backwards: b, Warmup: w,
+			Schedule: pipeline.Detect(ops, ring, g).Name, Cue: rr.pipe.Cue()}, true
+	}
+	return result.StageOrder{}, false
 }
 
 // rankPipeline fills one rank's fill/drain split and returns its
 // per-step schedule detections.
-func (r *run) rankPipeline(rr *rankRun, s *result.RankStats, p int) []pipeline.Schedule {
-	g := pipeline.Geometry{Stage: rr.stage, P: p, StageOf: r.stageOf}
+func (r *run) rankPipeline(rr *rankRun, s *result.RankStats, p int, peers map[int]pipeline.Peer) []pipeline.Schedule {
+	g := pipeline.Geometry{Stage: rr.stage, P: p, StageOf: r.stageOf, Peers: peers}
 	rr.pipe = pipeline.ForRank(r.t, rr.rank, g)
+	s.PhaseSource = rr.pipe.Cue()
 	var out []pipeline.Schedule
 	var fd, st int64
 	for _, f := range rr.figs {

@@ -48,6 +48,7 @@ type Config struct {
 	DPBuckets       int       `json:"dp_buckets"`
 	P2PMetadata     bool      `json:"p2p_metadata"`            // false: PP send/recv kernels carry no metadata (batched p2p)
 	Descriptions    bool      `json:"descriptions"`            // false: process groups have no descriptions ("undefined")
+	Dialect         string    `json:"dialect,omitempty"`       // how the profiler records the CPU side: "" (tpptrace), "megatron", "pipelining", "kernel-only" (dialect.go)
 	Steps           int       `json:"steps"`                   // ProfilerSteps written
 	CutLastStep     bool      `json:"cut_last_step,omitempty"` // the capture ends half-way through the last step on the upper half of the ranks
 	FirstStep       int       `json:"first_step"`              // number N of the first ProfilerStep#N
@@ -119,6 +120,9 @@ func (c *Config) Validate() error {
 		bad("microbatches, layers per stage and steps must be >= 1 (got %d, %d, %d)", c.Microbatches, c.LayersPerStage, c.Steps)
 	}
 	c.validateSchedule(bad)
+	if _, err := ParseDialect(c.Dialect); err != nil {
+		bad("%v", err)
+	}
 	if c.SlowRank < -1 || c.SlowRank >= c.World() || c.SlowFactor <= 0 {
 		bad("slow rank %d (factor %g) is outside the world of %d ranks", c.SlowRank, c.SlowFactor, c.World())
 	}

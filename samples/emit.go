@@ -47,7 +47,9 @@ type rankCtx struct {
 	r       int32
 	off     int64 // true time → rank clock
 	cut     int64 // true time the capture ends (CutLastStep), else MaxInt64
-	thread  int32
+	thread  int32 // the main thread
+	grad    int32 // the autograd engine's thread, -1 until used
+	cur     int32 // the thread cpu events go to
 	streams [nSlots]int32
 }
 
@@ -58,11 +60,14 @@ func (e *emitter) rank(r int) {
 	x := &rankCtx{r: int32(r), off: traceOriginNs + e.s.hostOffsets[r/c.GPUsPerHost], cut: e.s.cutAt(r)}
 	x.thread = e.t.AddStream(model.Stream{Rank: int32(r), ID: PID(r), Device: -1,
 		Name: fmt.Sprintf("thread %d (pt_main_thread)", PID(r))})
+	x.cur, x.grad = x.thread, -1
 	for i := range x.streams {
 		x.streams[i] = -1
 	}
-	e.stepAnnotations(x)
-	e.phaseAnnotations(x)
+	if c.cpuSide() {
+		e.stepAnnotations(x)
+		e.phaseAnnotations(x)
+	}
 	prog := e.s.progs[r]
 	for i := range prog {
 		e.op(x, &prog[i], i)
@@ -80,15 +85,16 @@ func (e *emitter) stream(x *rankCtx, sl slot) int32 {
 	return x.streams[sl]
 }
 
-// cpu appends a CPU-side event [lo, hi) (true time) on the main thread;
-// the capture's end drops or clips it (the profiler closes open ranges).
+// cpu appends a CPU-side event [lo, hi) (true time) on the current thread
+// (x.cur); the capture's end drops or clips it (the profiler closes open
+// ranges).
 func (e *emitter) cpu(x *rankCtx, k model.Kind, name string, lo, hi, corr int64) {
 	if lo >= x.cut {
 		return
 	}
 	hi = min(hi, x.cut)
 	ev := model.NewEvent(x.r, k, e.t.Names.Intern(name), lo+x.off, hi-lo)
-	ev.Stream, ev.Corr = x.thread, corr
+	ev.Stream, ev.Corr = x.cur, corr
 	e.t.AddEvent(ev)
 }
 
@@ -108,7 +114,7 @@ func (e *emitter) phaseAnnotations(x *rankCtx) {
 		for j+1 < len(prog) && samePass(&prog[j+1], &prog[i]) {
 			j++
 		}
-		if name := phaseName(&prog[i]); name != "" {
+		if name := e.phaseName(&prog[i], x.r); name != "" {
 			e.cpu(x, model.KindAnnotation, name, st.cpuStart[i], st.cpuEnd[j], -1)
 		}
 		i = j + 1
@@ -119,22 +125,18 @@ func samePass(a, b *op) bool {
 	return a.phase == b.phase && a.micro == b.micro && a.chunk == b.chunk && a.step == b.step
 }
 
-// phaseName is the annotation of o's run of ops; passes of an interleaved
-// pipeline name their model chunk (forward_step#3.chunk1).
-func phaseName(o *op) string {
-	switch {
-	case o.phase == phaseFwd && o.chunk >= 0:
-		return fmt.Sprintf(ForwardChunkFmt, o.micro, o.chunk)
-	case o.phase == phaseBwd && o.chunk >= 0:
-		return fmt.Sprintf(BackwardChunkFmt, o.micro, o.chunk)
-	}
+// phaseName is the annotation of o's run of ops in the job's dialect;
+// passes of an interleaved pipeline name their model chunk
+// (forward_step#3.chunk1, PP:5F3).
+func (e *emitter) phaseName(o *op, r int32) string {
+	c := e.s.cfg
 	switch o.phase {
-	case phaseFwd:
-		return fmt.Sprintf(ForwardFmt, o.micro)
-	case phaseBwd:
-		return fmt.Sprintf(BackwardFmt, o.micro)
+	case phaseFwd, phaseBwd:
+		return c.passName(o.phase == phaseFwd, o.micro, o.chunk, c.Place(int(r)).PP)
 	case phaseDP:
-		return DPSyncName
+		if c.Dialect == DialectTpptrace {
+			return DPSyncName
+		}
 	case phaseOpt:
 		return OptimName
 	}

@@ -10,6 +10,12 @@ import (
 func (e *emitter) op(x *rankCtx, o *op, i int) {
 	st := &e.s.ranks[x.r]
 	lo, hi := st.cpuStart[i], st.cpuEnd[i]
+	if !e.s.cfg.cpuSide() {
+		e.gpuOnly(x, o, i)
+		return
+	}
+	x.cur = e.thread(x, o)
+	defer func() { x.cur = x.thread }()
 	if o.class == classSync {
 		e.cpu(x, model.KindRuntime, syncName, lo, hi, -1)
 		return
@@ -18,6 +24,9 @@ func (e *emitter) op(x *rankCtx, o *op, i int) {
 	launch := lo + e.s.launchOffset(o)
 	ldur := e.s.cfg.LaunchNs / 2
 	if o.class == classCompute {
+		if x.cur == x.grad {
+			e.cpu(x, model.KindCPUOp, "autograd::engine::evaluate_function: "+autogradNode(o.cpuOp), lo, hi, -1)
+		}
 		e.cpu(x, model.KindCPUOp, o.cpuOp, lo, hi, -1)
 		e.cpu(x, model.KindRuntime, launchName, launch, launch+ldur, e.corr)
 		if st.start[i] < x.cut {
@@ -37,7 +46,7 @@ func (e *emitter) op(x *rankCtx, o *op, i int) {
 // nccl:coalesced.
 func (e *emitter) commCPU(x *rankCtx, o *op, lo, hi int64) {
 	d := e.s.cfg.LaunchNs / 6
-	if o.coll.PointToPoint() && !e.s.cfg.P2PMetadata {
+	if o.coll.PointToPoint() && e.s.cfg.coalescedP2P() {
 		e.cpu(x, model.KindAnnotation, "nccl:coalesced", lo+2*d, hi-2*d, -1)
 		return
 	}
@@ -77,7 +86,7 @@ func (e *emitter) kernel(x *rankCtx, o *op, i int, k model.Kind, coll int32) {
 // profiler records it: batched p2p without metadata is only known to be a
 // send/recv kernel.
 func (e *emitter) collective(o *op) int32 {
-	if o.coll.PointToPoint() && !e.s.cfg.P2PMetadata {
+	if o.coll.PointToPoint() && e.s.cfg.coalescedP2P() {
 		return e.t.Colls.Append(model.NewCollective(model.OpSendRecv))
 	}
 	in := &e.s.insts[o.inst]
@@ -87,4 +96,32 @@ func (e *emitter) collective(o *op) int32 {
 	}
 	return e.t.Colls.Append(model.Collective{Op: o.coll, Bytes: in.bytes, DType: e.t.Names.Intern(dtypeBF16),
 		Comm: e.comms[g], Seq: seq, Peer: o.peer, GroupSize: int32(len(e.s.groups[g].members))})
+}
+
+// gpuOnly emits op i as a capture without CPU activities records it: the
+// kernel alone, with the metadata Kineto still attaches (docs/generator.md).
+func (e *emitter) gpuOnly(x *rankCtx, o *op, i int) {
+	if o.class == classSync || e.s.ranks[x.r].start[i] >= x.cut {
+		return
+	}
+	e.corr++
+	if o.class == classCompute {
+		e.kernel(x, o, i, model.KindCompute, -1)
+		return
+	}
+	e.kernel(x, o, i, model.KindComm, e.collective(o))
+}
+
+// thread is the CPU thread that launches o: the autograd engine's for
+// backward work (not PP transfers) in dialects that run backward there.
+func (e *emitter) thread(x *rankCtx, o *op) int32 {
+	if !e.s.cfg.autogradThread() || o.phase != phaseBwd || o.class == classPP {
+		return x.thread
+	}
+	if x.grad < 0 {
+		dev := int(x.r) % e.s.cfg.GPUsPerHost
+		x.grad = e.t.AddStream(model.Stream{Rank: x.r, ID: PID(int(x.r)) + 17, Device: -1,
+			Name: fmt.Sprintf("thread %d (pt_autograd_%d)", PID(int(x.r))+17, dev)})
+	}
+	return x.grad
 }

@@ -51,12 +51,18 @@ type TruthRank struct {
 	CommNs         map[string]int64 `json:"comm_ns"`
 	ExposedNs      map[string]int64 `json:"exposed_ns"`
 	PeakMemBytes   int64            `json:"peak_mem_bytes,omitempty"` // allocated GPU memory, max over Steps (MemoryEvents only)
+	// ForwardNs and BackwardNs are the compute inside forward and backward
+	// passes (PP > 1 only).
+	ForwardNs  int64 `json:"forward_ns,omitempty"`
+	BackwardNs int64 `json:"backward_ns,omitempty"`
 }
 
 // TruthStage is one stage's figures.
 type TruthStage struct {
-	Stage     int   `json:"stage"`
-	ComputeNs int64 `json:"compute_ns"`
+	Stage      int   `json:"stage"`
+	ComputeNs  int64 `json:"compute_ns"`
+	ForwardNs  int64 `json:"forward_ns,omitempty"`  // mean over the stage's ranks (PP > 1 only)
+	BackwardNs int64 `json:"backward_ns,omitempty"` // mean over the stage's ranks (PP > 1 only)
 	// PeakMemBytes is the largest peak of the stage's ranks (MemoryEvents
 	// only); PeakMicrobatches is how many microbatches' activations (of a
 	// whole stage; chunks count 1/v each) that peak holds.
@@ -67,6 +73,7 @@ type TruthStage struct {
 // stepFigures are one rank's figures for one step.
 type stepFigures struct {
 	window, compute, idle, bubble, fillDrain int64
+	fwd, bwd                                 int64 // compute inside forward and backward passes
 	comm, exposed                            [nAxes]int64
 }
 
@@ -104,6 +111,7 @@ func (s *sim) truth() Truth {
 	}
 	t.Stages, t.BottleneckStage, t.StageImbalance = stageFigures(t.Ranks, c.PP)
 	s.stagePeaks(t.Stages, t.Ranks)
+	stagePhases(t.Stages, t.Ranks)
 	return t
 }
 
@@ -143,6 +151,9 @@ func (s *sim) truthRank(r int) TruthRank {
 	tr.SteadyBubbleNs = meanNs(sum.bubble-sum.fillDrain, n)
 	tr.BubbleFraction = round6(frac / float64(n))
 	tr.PeakMemBytes = s.truthPeakMem(r)
+	if c.PP > 1 {
+		tr.ForwardNs, tr.BackwardNs = meanNs(sum.fwd, n), meanNs(sum.bwd, n)
+	}
 	for i, a := range truthAxes {
 		if s.axisSize(a) > 1 {
 			tr.CommNs[a.String()], tr.ExposedNs[a.String()] = meanNs(sum.comm[i], n), meanNs(sum.exposed[i], n)
@@ -164,9 +175,28 @@ func (f *stepFigures) add(g stepFigures) {
 	f.idle += g.idle
 	f.bubble += g.bubble
 	f.fillDrain += g.fillDrain
+	f.fwd, f.bwd = f.fwd+g.fwd, f.bwd+g.bwd
 	for i := range f.comm {
 		f.comm[i] += g.comm[i]
 		f.exposed[i] += g.exposed[i]
+	}
+}
+
+// stagePhases averages the forward and backward compute of each stage's
+// ranks.
+func stagePhases(stages []TruthStage, ranks []TruthRank) {
+	n := make([]int, len(stages))
+	for _, r := range ranks {
+		if r.PP < len(stages) {
+			stages[r.PP].ForwardNs += r.ForwardNs
+			stages[r.PP].BackwardNs += r.BackwardNs
+			n[r.PP]++
+		}
+	}
+	for i := range stages {
+		if n[i] > 0 {
+			stages[i].ForwardNs, stages[i].BackwardNs = meanNs(stages[i].ForwardNs, n[i]), meanNs(stages[i].BackwardNs, n[i])
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ func (s *sim) stepFigures(r int, k int32) stepFigures {
 	st, prog := &s.ranks[r], s.progs[r]
 	lo, hi := st.stepStart[k], st.stepEnd[k]
 	var byClass [classSync][]span
+	var phases [2][]span // compute of forward, backward passes
 	firstBwd, lastFwd := hi, lo
 	for i := range prog {
 		o := &prog[i]
@@ -15,6 +16,9 @@ func (s *sim) stepFigures(r int, k int32) stepFigures {
 		}
 		sp := span{st.start[i], st.end[i]}
 		byClass[o.class] = append(byClass[o.class], sp)
+		if o.class == classCompute && o.phase <= phaseBwd {
+			phases[o.phase] = append(phases[o.phase], sp)
+		}
 		if o.class == classCompute && o.phase == phaseBwd {
 			firstBwd = min(firstBwd, sp.lo)
 		}
@@ -23,6 +27,7 @@ func (s *sim) stepFigures(r int, k int32) stepFigures {
 		}
 	}
 	f := figures(byClass, lo, hi, firstBwd, lastFwd)
+	f.fwd, f.bwd = unionLen(phases[phaseFwd], lo, hi), unionLen(phases[phaseBwd], lo, hi)
 	if s.cfg.PP == 1 { // no pipeline: no fill or drain, the bubble (idle) is all steady
 		f.fillDrain = 0
 	}

@@ -40,9 +40,13 @@ func attributePeerless(t *model.Trace, l Layout) {
 	}
 }
 
-// chain peels one pipeline's peerless kernels stage by stage.
+// chain peels one pipeline's peerless kernels stage by stage. Stage 0's
+// kernels that end with none of stage 1's serve the ring link back from the
+// last stage (an interleaved pipeline sends a model chunk's output from
+// stage p−1 to stage 0): they are paired with the last stage's leftovers.
 func chain(t *model.Trace, stages []int32, peerless map[int32][]int, uses []int32) {
 	rest := peerless[stages[0]]
+	var ring []int
 	for s := 0; s+1 < len(stages); s++ {
 		a, b := stages[s], stages[s+1]
 		if rest == nil && s > 0 {
@@ -56,14 +60,34 @@ func chain(t *model.Trace, stages []int32, peerless map[int32][]int, uses []int3
 			rest = nil
 			continue
 		}
+		if s == 0 && len(stages) > 2 {
+			rest, ring = matchEnds(t, matched, rest)
+		}
 		link := linkComm(t, a, b)
 		setComm(t, rest, link, uses)
 		setComm(t, matched, link, uses)
 		rest = others
 	}
-	if n := len(stages); n > 1 && rest != nil {
-		setComm(t, rest, linkComm(t, stages[n-2], stages[n-1]), uses)
+	closeRing(t, stages, rest, ring, uses)
+}
+
+// closeRing gives the last stage's leftover kernels and stage 0's ring
+// kernels that end together the ring link; the rest of the last stage's go
+// to its link with the stage before it, the rest of stage 0's to its link
+// with stage 1.
+func closeRing(t *model.Trace, stages []int32, rest, ring []int, uses []int32) {
+	n := len(stages)
+	if n < 2 || rest == nil && ring == nil {
+		return
 	}
+	matched, others := matchEnds(t, ring, rest)
+	if len(ring) > 0 && 2*len(matched) >= len(ring) {
+		setComm(t, ring, linkComm(t, stages[0], stages[n-1]), uses)
+		setComm(t, matched, linkComm(t, stages[0], stages[n-1]), uses)
+		rest, ring = others, nil
+	}
+	setComm(t, ring, linkComm(t, stages[0], stages[1]), uses)
+	setComm(t, rest, linkComm(t, stages[n-2], stages[n-1]), uses)
 }
 
 func linkComm(t *model.Trace, a, b int32) int32 {

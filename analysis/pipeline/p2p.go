@@ -11,6 +11,7 @@ type Geometry struct {
 	Stage   int
 	P       int
 	StageOf func(rank int32) int
+	Peers   map[int]Peer // event row → what MatchPeers learnt of a transfer without direction
 }
 
 // marker is one pipeline send or recv kernel of a rank.
@@ -30,10 +31,13 @@ func p2pMarkers(t *model.Trace, r int32, g Geometry) []marker {
 			continue
 		}
 		send, peer, ok := direction(t, i, r)
-		if !ok {
-			continue
+		ps := -1
+		if ok {
+			ps = g.StageOf(peer)
+		} else if m, found := g.Peers[i]; found {
+			send, ps = m.Send, m.PeerStage
 		}
-		if ps := g.StageOf(peer); ps >= 0 && ps != g.Stage {
+		if ps >= 0 && ps != g.Stage {
 			out = append(out, marker{send, ps, t.Events.Start[i], t.Events.Start[i] + t.Events.Dur[i]})
 		}
 	}

@@ -7,40 +7,72 @@ import (
 
 // Rank is one rank's pipeline work over the whole trace.
 type Rank struct {
-	Source Source
-	Ops    []Op    // in start order
-	Ring   []int64 // stage 0 only, p > 2: start of each recv from stage p−1 (activations of a later model chunk)
+	Source     Source
+	Convention string  // the annotation convention, with FromAnnotations
+	Ops        []Op    // in start order
+	Ring       []int64 // stage 0 only, p > 2: start of each recv from stage p−1 (activations of a later model chunk)
 }
 
-// ForRank finds rank r's ops: from annotations when there are any, else
-// from its pipeline send/recv kernels.
+// Cue names the source for the Result: "annotations (PP:<s><F|B|I|W><mb>)",
+// "autograd", "pp-p2p" or "".
+func (rk *Rank) Cue() string {
+	if rk.Source == FromAnnotations {
+		return rk.Source.String() + " (" + rk.Convention + ")"
+	}
+	return rk.Source.String()
+}
+
+// ForRank finds rank r's ops from the most trusted cue it carries:
+// per-microbatch annotations, else the autograd context of its launches,
+// else the directions of its pipeline send/recv kernels.
 func ForRank(t *model.Trace, r int32, g Geometry) Rank {
 	if g.P <= 1 {
 		return Rank{}
 	}
-	if ops := annotationOps(t, r); len(ops) > 0 {
-		return Rank{Source: FromAnnotations, Ops: ops}
-	}
 	ms := p2pMarkers(t, r, g)
-	rk := Rank{Ops: p2pOps(ms, g)}
-	if len(rk.Ops) > 0 {
-		rk.Source = FromP2P
+	rk := Rank{Ring: ring(ms, g)}
+	if ops, conv := annotationOps(t, r); len(ops) > 0 {
+		rk.Source, rk.Convention, rk.Ops = FromAnnotations, conv, ops
+		return rk
 	}
-	for _, m := range ms {
-		if g.P > 2 && g.Stage == 0 && !m.send && m.peerStage == g.P-1 {
-			rk.Ring = append(rk.Ring, m.start)
+	if ls, cue := launches(t, r); cue {
+		if ops := autogradOps(t, r, ls); len(ops) > 0 {
+			rk.Source, rk.Ops = FromAutograd, ops
+			return rk
 		}
+	}
+	if rk.Ops = p2pOps(ms, g); len(rk.Ops) > 0 {
+		rk.Source = FromP2P
 	}
 	return rk
 }
 
-// In returns the ops that start inside w, and the ring recvs there.
+// ring lists stage 0's recvs from stage p−1 (p > 2): the activations of a
+// later model chunk of an interleaved pipeline.
+func ring(ms []marker, g Geometry) []int64 {
+	var out []int64
+	for _, m := range ms {
+		if g.P > 2 && g.Stage == 0 && !m.send && m.peerStage == g.P-1 {
+			out = append(out, m.start)
+		}
+	}
+	return out
+}
+
+// In returns the ops that start inside w, and the ring recvs there. Ops
+// from the autograd context end at the step's last backward.
 func (rk *Rank) In(w measure.Interval) ([]Op, int) {
 	var ops []Op
 	for _, op := range rk.Ops {
+		if rk.Source == FromAutograd && op.Start < w.Start && op.End > w.Start {
+			op.Start = w.Start // a step's first forward runs on from the last step's optimizer tail
+		}
 		if op.Start >= w.Start && op.Start < w.End {
 			ops = append(ops, op)
 		}
+	}
+	if rk.Source == FromAutograd {
+		ops = dropTail(ops)
 	}
 	n := 0
 	for _, s := range rk.Ring {
@@ -60,7 +92,7 @@ func Split(bubbles measure.Set, ops []Op, w measure.Interval) (fillDrain, steady
 	}
 	firstB, lastF := w.End, w.Start
 	for _, op := range ops {
-		if op.Phase == PhaseBwd {
+		if op.Phase.backward() {
 			firstB = min(firstB, op.Start)
 		} else if op.Phase == PhaseFwd {
 			lastF = max(lastF, op.End)
@@ -79,7 +111,7 @@ func PhaseCompute(compute measure.Set, ops []Op, w measure.Interval) (fwd, bwd i
 		iv := measure.Interval{Start: max(op.Start, w.Start), End: min(op.End, w.End)}
 		if op.Phase == PhaseFwd {
 			f = append(f, iv)
-		} else if op.Phase == PhaseBwd {
+		} else if op.Phase.backward() {
 			b = append(b, iv)
 		}
 	}

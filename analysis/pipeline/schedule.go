@@ -10,6 +10,7 @@ const (
 	GPipe       = "gpipe"
 	OneFOneB    = "1f1b"
 	Interleaved = "interleaved"
+	ZeroBubble  = "zero-bubble" // backward split into input- and weight-gradient passes (PP:<s>I<mb>, PP:<s>W<mb>)
 	NoPipeline  = "none"
 	Unknown     = "unknown"
 )
@@ -45,6 +46,9 @@ func Detect(ops []Op, ring int, g Geometry) Schedule {
 		m = nF - ring
 	}
 	v := max(1, (nF+m/2)/m)
+	if slices.ContainsFunc(ops, func(op Op) bool { return op.Phase == PhaseW }) {
+		return Schedule{Name: ZeroBubble, M: m, V: v}
+	}
 	return Schedule{Name: order(ops, nF, v, g), M: m, V: v}
 }
 
@@ -54,7 +58,7 @@ func Detect(ops []Op, ring int, g Geometry) Schedule {
 func order(ops []Op, nF, v int, g Geometry) string {
 	k := 0
 	for _, op := range ops {
-		if op.Phase == PhaseBwd {
+		if op.Phase.backward() {
 			break
 		}
 		if op.Phase == PhaseFwd {
@@ -87,7 +91,7 @@ func Vote(all []Schedule) Schedule {
 	if len(names) == 0 {
 		return Schedule{Name: Unknown}
 	}
-	best := mode(names, []string{OneFOneB, Interleaved, GPipe})
+	best := mode(names, []string{OneFOneB, Interleaved, GPipe, ZeroBubble})
 	ms, vs := map[int]int{}, map[int]int{}
 	for _, s := range all {
 		if s.Name == best {
@@ -116,4 +120,24 @@ func IdealBubble(p, m, v int) float64 {
 		return 0
 	}
 	return float64(p-1) / float64(max(v, 1)*m+p-1)
+}
+
+// Count returns the forward and backward passes in ops (a weight-gradient
+// half counts with its backward only when no whole backward is there) and
+// the forwards before the first backward.
+func Count(ops []Op) (fwd, bwd, warmup int) {
+	seen := false
+	for _, op := range ops {
+		switch {
+		case op.Phase == PhaseFwd:
+			fwd++
+			if !seen {
+				warmup++
+			}
+		case op.Phase == PhaseBwd:
+			bwd++
+			seen = true
+		}
+	}
+	return fwd, bwd, warmup
 }

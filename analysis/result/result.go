@@ -18,28 +18,32 @@ var Axes = []string{"TP", "PP", "DP", "CP", "EP"}
 
 // Result is the outcome of analysing one job.
 type Result struct {
-	SchemaVersion   int          `json:"schema_version"`
-	Tool            string       `json:"tool"` // "tpptrace <version>"
-	Sources         []Source     `json:"sources"`
-	Skipped         []Skipped    `json:"skipped,omitempty"`
-	WorldSize       int          `json:"world_size"`
-	Layout          Layout       `json:"layout"`
-	Schedule        string       `json:"schedule"` // "1f1b", "gpipe", "interleaved", "none", "unknown"
-	Microbatches    int          `json:"microbatches"`
-	VirtualStages   int          `json:"virtual_stages,omitempty"` // chunks per stage for interleaved schedules
-	StepNs          int64        `json:"step_ns"`
-	Iterations      []Iteration  `json:"iterations"`
-	Ranks           []RankStats  `json:"ranks"`
-	Stages          []StageStats `json:"stages"`
-	BottleneckStage int          `json:"bottleneck_stage"`
-	StageImbalance  float64      `json:"stage_imbalance"` // max/mean of stage compute
-	SlowRanks       []SlowRank   `json:"slow_ranks"`
-	Findings        []Finding    `json:"findings"`
-	Comms           []CommStats  `json:"comms,omitempty"`
-	Clock           ClockStats   `json:"clock"`
-	RankSteps       []RankStep   `json:"rank_steps,omitempty"` // per rank and step, for heatmaps
-	Timeline        *Timeline    `json:"timeline,omitempty"`   // one representative step, classified
-	Warnings        []string     `json:"warnings,omitempty"`
+	SchemaVersion int       `json:"schema_version"`
+	Tool          string    `json:"tool"` // "tpptrace <version>"
+	Sources       []Source  `json:"sources"`
+	Skipped       []Skipped `json:"skipped,omitempty"`
+	WorldSize     int       `json:"world_size"`
+	Layout        Layout    `json:"layout"`
+	Schedule      string    `json:"schedule"` // "1f1b", "gpipe", "interleaved", "none", "unknown"
+	Microbatches  int       `json:"microbatches"`
+	VirtualStages int       `json:"virtual_stages,omitempty"` // chunks per stage for interleaved schedules
+	// ScheduleEvidence is, per stage, the order of passes the schedule was
+	// read from (one rank's first analysed step), and the cue the phases
+	// came from; empty when PP = 1.
+	ScheduleEvidence []StageOrder `json:"schedule_evidence,omitempty"`
+	StepNs           int64        `json:"step_ns"`
+	Iterations       []Iteration  `json:"iterations"`
+	Ranks            []RankStats  `json:"ranks"`
+	Stages           []StageStats `json:"stages"`
+	BottleneckStage  int          `json:"bottleneck_stage"`
+	StageImbalance   float64      `json:"stage_imbalance"` // max/mean of stage compute
+	SlowRanks        []SlowRank   `json:"slow_ranks"`
+	Findings         []Finding    `json:"findings"`
+	Comms            []CommStats  `json:"comms,omitempty"`
+	Clock            ClockStats   `json:"clock"`
+	RankSteps        []RankStep   `json:"rank_steps,omitempty"` // per rank and step, for heatmaps
+	Timeline         *Timeline    `json:"timeline,omitempty"`   // one representative step, classified
+	Warnings         []string     `json:"warnings,omitempty"`
 	// Throughput and model FLOPs utilization (seed §6.9), present only when
 	// the user gave the tokens per step (and, for the FLOPs figures, the
 	// model size): a trace does not know the model. TokensPerS is tokens per
@@ -53,6 +57,17 @@ type Result struct {
 	MFU               float64 `json:"mfu,omitempty"`
 	PeakTFLOPsPerGPU  float64 `json:"peak_tflops_per_gpu,omitempty"`
 	PeakFrom          string  `json:"peak_from,omitempty"` // "flag", "gpu-table"
+}
+
+// StageOrder is the pass order one stage's schedule was read from.
+type StageOrder struct {
+	Stage     int    `json:"stage"`
+	Rank      int    `json:"rank"`      // the rank read
+	Forwards  int    `json:"forwards"`  // forward passes in the step (v·m)
+	Backwards int    `json:"backwards"` // backward passes in the step
+	Warmup    int    `json:"warmup"`    // forwards before the first backward
+	Schedule  string `json:"schedule"`  // what this stage's order alone names
+	Cue       string `json:"cue"`       // the rank's PhaseSource
 }
 
 // Source is one input file.
@@ -118,6 +133,11 @@ type RankStats struct {
 	ExposedTransferNs map[string]int64 `json:"exposed_transfer_ns,omitempty"`
 	// BubblePPWaitNs and BubblePPTransferNs are the parts of BubbleNs during
 	// which a PP send/recv waits for the neighbour, and transfers.
+	// PhaseSource is the cue this rank's forward/backward passes came from:
+	// "annotations (forward_step#N)", "annotations (PP:<s><F|B|I|W><mb>)",
+	// "annotations (Forward i / Backward i)", "autograd", "pp-p2p"; empty
+	// when none was found or PP = 1.
+	PhaseSource        string    `json:"phase_source,omitempty"`
 	BubblePPWaitNs     int64     `json:"bubble_pp_wait_ns,omitempty"`
 	BubblePPTransferNs int64     `json:"bubble_pp_transfer_ns,omitempty"`
 	GPU                *GPUStats `json:"gpu,omitempty"` // its GPU over the analysed steps, when GPU samples were given

@@ -94,8 +94,11 @@ func (rw *rankWriter) event(i int) {
 	b = append(append(b, cats[k]...), `", "name": `...)
 	b = append(b, rw.name(i)...)
 	pid, tid := rw.rank.PID, rw.rank.PID
+	if st := ev.Stream[i]; st >= 0 {
+		tid = rw.t.Streams[st].ID
+	}
 	if k.OnGPU() {
-		pid, tid = int64(rw.rank.LocalGPU), rw.t.Streams[ev.Stream[i]].ID
+		pid = int64(rw.rank.LocalGPU)
 	}
 	b = fmt.Appendf(b, `, "pid": %d, "tid": %d, "ts": `, pid, tid)
 	b = appendTs(b, ev.Start[i])

@@ -22,20 +22,22 @@ func link(t *model.Trace, lo, hi int) *links {
 			corrColl[ev.Corr[i]] = ev.Coll[i]
 		}
 	}
-	var stack []int
+	stacks := map[int32][]int{} // per CPU thread
 	next := int64(1)
 	for i := lo; i < hi; i++ {
 		if ev.Kind[i].OnGPU() {
 			continue
 		}
+		stack := stacks[ev.Stream[i]]
 		for len(stack) > 0 && ev.Start[stack[len(stack)-1]]+ev.Dur[stack[len(stack)-1]] <= ev.Start[i] {
 			stack = stack[:len(stack)-1]
 		}
 		if ev.Kind[i] != model.KindRuntime {
 			l.ext[i-lo], next = next, next+1
-			stack = append(stack, i)
+			stacks[ev.Stream[i]] = append(stack, i)
 			continue
 		}
+		stacks[ev.Stream[i]] = stack
 		l.runtime(t, i, lo, stack, corrColl)
 	}
 	return l

@@ -68,7 +68,7 @@ func runSamples(ctx context.Context, env *Env, args []string) error {
 
 // genFlags are the overridable configuration fields.
 type genFlags struct {
-	scenario, out, schedule, formats                          string
+	scenario, out, schedule, formats, dialect                 string
 	tp, pp, dp, micro, layers, slowRank, steps, gpus, buckets int
 	virtual, lateRank, cp, ep                                 int
 	slowFactor, tokenSpread                                   float64
@@ -83,6 +83,7 @@ func genFlagSet(env *Env) (*flag.FlagSet, *genFlags) {
 	fs.StringVar(&g.scenario, "scenario", "default", "named scenario to start from ('tpptrace samples list')")
 	fs.StringVar(&g.out, "o", "", "output directory (required)")
 	fs.StringVar(&g.formats, "formats", "kineto", "forms to write, comma-separated: "+strings.Join(genFormatNames(), ","))
+	fs.StringVar(&g.dialect, "dialect", "tpptrace", "how the traces record the CPU side: "+dialectNames()+" (../shared/reference/dialects.md)")
 	fs.StringVar(&g.schedule, "schedule", "", "pipeline schedule: 1f1b, gpipe or interleaved (with --virtual-stages)")
 	fs.IntVar(&g.virtual, "virtual-stages", 0, "interleaved schedule: model chunks per stage (v >= 2; m a multiple of pp)")
 	fs.IntVar(&g.lateRank, "late-rank", 0, "rank whose host launches each collective late (-1: none)")
@@ -145,6 +146,11 @@ func (g *genFlags) apply(cfg *samples.Config, name string) {
 	switch name {
 	case "schedule":
 		cfg.Schedule = g.schedule
+	case "dialect":
+		cfg.Dialect = g.dialect
+		if d, err := samples.ParseDialect(g.dialect); err == nil {
+			cfg.Dialect = d
+		}
 	case "tp":
 		cfg.TP = g.tp
 	case "pp":
@@ -288,4 +294,13 @@ func writeMeta(dir string, job *samples.Job) error {
 		}
 	}
 	return nil
+}
+
+// dialectNames lists the generator's dialects for the help.
+func dialectNames() string {
+	names := make([]string, len(samples.Dialects))
+	for i, d := range samples.Dialects {
+		names[i] = samples.DialectName(d)
+	}
+	return strings.Join(names, ", ")
 }

@@ -1,0 +1,4 @@
+package analysis
+
+// CheckStagePhases is checkStagePhases for the external tests.
+var CheckStagePhases = checkStagePhases
