@@ -21,7 +21,8 @@ func (e *DuplicateRankError) Error() string {
 // events. Two inputs holding events of the same rank give a
 // *DuplicateRankError naming both sources; inputs that only describe a rank
 // (an NCCL log naming its host, say) fill in the fields still unknown.
-// Communicators with equal IDs are unioned. The events of a Fallback part
+// Communicators with equal IDs are unioned, equal World declarations
+// counted together. The events of a Fallback part
 // are kept only for ranks no other part has events of (the first Fallback
 // part holding a rank wins); the rest of a Fallback part is merged as usual.
 func Merge(parts ...*Trace) (*Trace, error) {
@@ -108,6 +109,9 @@ func (t *Trace) appendTrace(p *Trace, drop map[int32]bool) {
 	srcBase := int32(len(t.Sources))
 	t.Sources = append(t.Sources, p.Sources...)
 	t.Skipped = append(t.Skipped, p.Skipped...)
+	for _, d := range p.World {
+		t.DeclareWorld(d.Size, d.By, d.Count)
+	}
 	for _, r := range p.Ranks {
 		if r.Source >= 0 {
 			r.Source += srcBase
