@@ -22,9 +22,10 @@ func (e *DuplicateRankError) Error() string {
 // *DuplicateRankError naming both sources; inputs that only describe a rank
 // (an NCCL log naming its host, say) fill in the fields still unknown.
 // Communicators with equal IDs are unioned, equal World declarations
-// counted together. The events of a Fallback part
-// are kept only for ranks no other part has events of (the first Fallback
-// part holding a rank wins); the rest of a Fallback part is merged as usual.
+// counted together and Absent members unioned per communicator. The events
+// of a Fallback part are kept only for ranks no other part has events of
+// (the first Fallback part holding a rank wins); the rest of a Fallback
+// part is merged as usual.
 func Merge(parts ...*Trace) (*Trace, error) {
 	out := &Trace{}
 	owner := map[int32]string{}
@@ -111,6 +112,9 @@ func (t *Trace) appendTrace(p *Trace, drop map[int32]bool) {
 	t.Skipped = append(t.Skipped, p.Skipped...)
 	for _, d := range p.World {
 		t.DeclareWorld(d.Size, d.By, d.Count)
+	}
+	for _, a := range p.Absent {
+		t.AddAbsent(a.Comm, a.Ranks)
 	}
 	for _, r := range p.Ranks {
 		if r.Source >= 0 {

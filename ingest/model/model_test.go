@@ -154,3 +154,18 @@ func TestMergeCountsWorldDeclarations(t *testing.T) {
 		t.Fatalf("World = %+v (declared %d), want %+v", m.World, m.DeclaredWorld(), want)
 	}
 }
+
+func TestMergeUnionsAbsentMembers(t *testing.T) {
+	a, b := &Trace{}, &Trace{}
+	a.AddAbsent("tp", []int32{5})
+	b.AddAbsent("tp", []int32{7, 5})
+	b.AddAbsent("dp", []int32{13})
+	b.AddAbsent("pp", nil) // nothing absent: not recorded
+	m, err := Merge(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Absent) != 2 || m.Absent[0].Comm != "tp" || !slices.Equal(m.Absent[0].Ranks, []int32{5, 7}) || !slices.Equal(m.Absent[1].Ranks, []int32{13}) {
+		t.Fatalf("Absent = %+v", m.Absent)
+	}
+}

@@ -23,6 +23,9 @@ type Trace struct {
 	// analysis names the declared ranks no trace was read of. Merge adds
 	// equal declarations up.
 	World []WorldDecl
+	// Absent are communicator members the inputs list but hold no trace
+	// of, per communicator (they are not in Communicator.Members).
+	Absent []AbsentMembers
 
 	// Fallback marks a part whose events (collectives timed by NCCL
 	// Flight Recorder or Inspector records) stand in for ranks no other

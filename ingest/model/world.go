@@ -57,3 +57,27 @@ func (t *Trace) DeclaredWorld() int32 {
 	}
 	return n
 }
+
+// AbsentMembers are ranks a communicator's description lists (Kineto's
+// distributedInfo.pg_config) that no input holds a trace of. Readers drop
+// them from Communicator.Members, which names only ranks the trace has,
+// and keep them here so that analysis can name the missing ranks.
+type AbsentMembers struct {
+	Comm  string  // Communicator.ID
+	Ranks []int32 // ascending
+}
+
+// AddAbsent records ranks of communicator comm that have no trace,
+// unioned with those already recorded for it.
+func (t *Trace) AddAbsent(comm string, ranks []int32) {
+	if len(ranks) == 0 {
+		return
+	}
+	for i := range t.Absent {
+		if t.Absent[i].Comm == comm {
+			t.Absent[i].Ranks = unionSorted(t.Absent[i].Ranks, ranks)
+			return
+		}
+	}
+	t.Absent = append(t.Absent, AbsentMembers{Comm: comm, Ranks: unionSorted(nil, ranks)})
+}
