@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 )
@@ -114,22 +113,7 @@ func keyOf(f result.Finding) findingKey {
 }
 
 // rankRanges writes sorted ranks with runs collapsed: "0-3,6".
-func rankRanges(rs []int) string {
-	var parts []string
-	for i := 0; i < len(rs); {
-		j := i
-		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", rs[i], rs[j]))
-		} else {
-			parts = append(parts, fmt.Sprint(rs[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
-}
+func rankRanges(rs []int) string { return result.RankRanges(rs) }
 
 // findingCosts maps the compared findings of r to their cost per step.
 func findingCosts(r *result.Result) map[findingKey]int64 {

@@ -8,7 +8,10 @@
 // removing one bumps SchemaVersion.
 package result
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // SchemaVersion is the version of the JSON form written by this build.
 const SchemaVersion = 1
@@ -18,28 +21,36 @@ var Axes = []string{"TP", "PP", "DP", "CP", "EP"}
 
 // Result is the outcome of analysing one job.
 type Result struct {
-	SchemaVersion   int          `json:"schema_version"`
-	Tool            string       `json:"tool"` // "tpptrace <version>"
-	Sources         []Source     `json:"sources"`
-	Skipped         []Skipped    `json:"skipped,omitempty"`
-	WorldSize       int          `json:"world_size"`
-	Layout          Layout       `json:"layout"`
-	Schedule        string       `json:"schedule"` // "1f1b", "gpipe", "interleaved", "none", "unknown"
-	Microbatches    int          `json:"microbatches"`
-	VirtualStages   int          `json:"virtual_stages,omitempty"` // chunks per stage for interleaved schedules
-	StepNs          int64        `json:"step_ns"`
-	Iterations      []Iteration  `json:"iterations"`
-	Ranks           []RankStats  `json:"ranks"`
-	Stages          []StageStats `json:"stages"`
-	BottleneckStage int          `json:"bottleneck_stage"`
-	StageImbalance  float64      `json:"stage_imbalance"` // max/mean of stage compute
-	SlowRanks       []SlowRank   `json:"slow_ranks"`
-	Findings        []Finding    `json:"findings"`
-	Comms           []CommStats  `json:"comms,omitempty"`
-	Clock           ClockStats   `json:"clock"`
-	RankSteps       []RankStep   `json:"rank_steps,omitempty"` // per rank and step, for heatmaps
-	Timeline        *Timeline    `json:"timeline,omitempty"`   // one representative step, classified
-	Warnings        []string     `json:"warnings,omitempty"`
+	SchemaVersion int       `json:"schema_version"`
+	Tool          string    `json:"tool"` // "tpptrace <version>"
+	Sources       []Source  `json:"sources"`
+	Skipped       []Skipped `json:"skipped,omitempty"`
+	WorldSize     int       `json:"world_size"`
+	// DeclaredWorldSize is the most ranks the inputs say the job has
+	// (Kineto's distributedInfo.world_size, nsys's WORLD_SIZE, ...), 0 when
+	// they say nothing; MissingRanks are the ranks they declare (below that
+	// size, or as a process group's members) with no timeline among the
+	// inputs, ascending. Every other figure describes the ranks read only.
+	// See docs/semantics.md.
+	DeclaredWorldSize int          `json:"declared_world_size,omitempty"`
+	MissingRanks      []int        `json:"missing_ranks,omitempty"`
+	Layout            Layout       `json:"layout"`
+	Schedule          string       `json:"schedule"` // "1f1b", "gpipe", "interleaved", "none", "unknown"
+	Microbatches      int          `json:"microbatches"`
+	VirtualStages     int          `json:"virtual_stages,omitempty"` // chunks per stage for interleaved schedules
+	StepNs            int64        `json:"step_ns"`
+	Iterations        []Iteration  `json:"iterations"`
+	Ranks             []RankStats  `json:"ranks"`
+	Stages            []StageStats `json:"stages"`
+	BottleneckStage   int          `json:"bottleneck_stage"`
+	StageImbalance    float64      `json:"stage_imbalance"` // max/mean of stage compute
+	SlowRanks         []SlowRank   `json:"slow_ranks"`
+	Findings          []Finding    `json:"findings"`
+	Comms             []CommStats  `json:"comms,omitempty"`
+	Clock             ClockStats   `json:"clock"`
+	RankSteps         []RankStep   `json:"rank_steps,omitempty"` // per rank and step, for heatmaps
+	Timeline          *Timeline    `json:"timeline,omitempty"`   // one representative step, classified
+	Warnings          []string     `json:"warnings,omitempty"`
 	// Throughput and model FLOPs utilization (seed §6.9), present only when
 	// the user gave the tokens per step (and, for the FLOPs figures, the
 	// model size): a trace does not know the model. TokensPerS is tokens per
@@ -202,6 +213,9 @@ const (
 	KindLateRank    = "late_rank"            // arrives last at its collectives without computing more: its host launches them late
 	KindGPUIdle     = "gpu_idle"             // without a pipeline, the GPU runs nothing for a share of the step
 	KindMemoryPeak  = "memory_peak"          // one stage's peak GPU memory is far above the others'
+	// KindMissingRanks: the inputs declare ranks they hold no trace of; the
+	// analysis covers the others only. It has no cost and comes first.
+	KindMissingRanks = "missing_ranks"
 )
 
 // CommStats summarizes one communicator. AlphaNs and BetaNsPerByte are the
@@ -300,4 +314,24 @@ func (l Layout) String() string {
 		s += fmt.Sprintf(" CP%d EP%d", max(l.CP, 1), max(l.EP, 1))
 	}
 	return s
+}
+
+// RankRanges writes sorted ranks with runs collapsed: "0-3,6".
+func RankRanges(rs []int) string {
+	var b strings.Builder
+	for i := 0; i < len(rs); {
+		j := i
+		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
+			j++
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, rs[i])
+		if j > i {
+			fmt.Fprintf(&b, "-%d", rs[j])
+		}
+		i = j + 1
+	}
+	return b.String()
 }
