@@ -30,7 +30,9 @@ func TestMissingSlowRankIsNamed(t *testing.T) {
 	world := job.Config.World()
 	checkMissing(t, res, slow, world, fmt.Sprintf("distributedInfo.world_size = %d in %d traces", world, world-1))
 	f := res.Findings[0]
-	if !slices.ContainsFunc(f.Evidence, func(e string) bool { return strings.HasPrefix(e, "communicator ") && strings.HasSuffix(e, fmt.Sprintf("lists rank %d", slow)) }) {
+	if !slices.ContainsFunc(f.Evidence, func(e string) bool {
+		return strings.HasPrefix(e, "communicator ") && strings.HasSuffix(e, fmt.Sprintf("lists rank %d", slow))
+	}) {
 		t.Errorf("no evidence names a process group listing rank %d: %q", slow, f.Evidence)
 	}
 }

@@ -102,11 +102,12 @@ func (k findingKey) String() string {
 }
 
 // keyOf is the finding's kind, with its ranks when the kind is about
-// particular ranks (a pair, a GPU, a TP group across hosts); for the other
-// kinds the ranks only say where the time is lost and vary from run to run.
+// particular ranks (a pair, a GPU, a TP group across hosts, the ranks
+// missing); for the other kinds the ranks only say where the time is lost
+// and vary from run to run.
 func keyOf(f result.Finding) findingKey {
 	switch f.Kind {
-	case result.KindRankPair, result.KindGPUThrottle, result.KindTopology:
+	case result.KindRankPair, result.KindGPUThrottle, result.KindTopology, result.KindMissingRanks:
 		return findingKey{f.Kind, rankRanges(unionSorted(f.Ranks))}
 	}
 	return findingKey{kind: f.Kind}
