@@ -45,13 +45,13 @@ func header(res *result.Result) string {
 		sched += fmt.Sprintf(" v=%d", res.VirtualStages)
 	}
 	return fmt.Sprintf("%s%s · %s (%s, by %s) · schedule %s · step %s (%s)",
-		plural(int64(res.WorldSize), "rank"), missingNote(res), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step")) +
+		plural(int64(res.WorldSize), "rank"), MissingNote(res), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step")) +
 		throughput(res, " · ")
 }
 
-// missingNote names the ranks the inputs declare but hold no trace of:
+// MissingNote names the ranks the inputs declare but hold no trace of:
 // " (rank 5 missing of 16)"; "" when none is missing.
-func missingNote(res *result.Result) string {
+func MissingNote(res *result.Result) string {
 	if len(res.MissingRanks) == 0 {
 		return ""
 	}
