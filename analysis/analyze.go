@@ -43,16 +43,17 @@ var Steps = []Step{
 
 // run is the state the steps share.
 type run struct {
-	t      *model.Trace
-	opts   Options
-	layout layout.Layout
-	inst   []clock.Instance
-	off    clock.Offsets
-	steps  steps.Steps
-	ranks  []rankRun // one per entry of t.Ranks that has step windows
-	tm     measure.Timings
-	res    *result.Result
-	byRank map[int32]int // rank -> index into ranks, built on first use
+	t       *model.Trace
+	opts    Options
+	layout  layout.Layout
+	inst    []clock.Instance
+	off     clock.Offsets
+	steps   steps.Steps
+	ranks   []rankRun // one per entry of t.Ranks that has step windows
+	tm      measure.Timings
+	res     *result.Result
+	byRank  map[int32]int // rank -> index into ranks, built on first use
+	missing missing       // declared ranks without a timeline
 }
 
 // rankRun is one rank's measured state.

@@ -23,6 +23,9 @@ func diagnoseStep(r *run) error {
 	if f := memFinding(r.res); f != nil {
 		r.res.Findings = append(r.res.Findings, *f)
 	}
+	if f := missingFinding(r.res, r.missing); f != nil { // first: it qualifies every other
+		r.res.Findings = append([]result.Finding{*f}, r.res.Findings...)
+	}
 	r.res.RankSteps = r.rankSteps()
 	r.res.Timeline = r.timeline(r.representative())
 	return nil

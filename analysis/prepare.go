@@ -10,9 +10,12 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/steps"
 )
 
-// classify runs first: it gives pipeline send/recv kernels without a
-// communicator one, which matching needs.
+// classify runs first: it names the ranks the inputs declare but hold no
+// timeline of, and gives pipeline send/recv kernels without a communicator
+// one, which matching needs.
 func classify(r *run) error {
+	r.missing = findMissing(r.t)
+	r.res.DeclaredWorldSize, r.res.MissingRanks = r.missing.declared, r.missing.ranks
 	l, err := layout.Infer(r.t, r.opts.Layout)
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 )
@@ -103,33 +102,19 @@ func (k findingKey) String() string {
 }
 
 // keyOf is the finding's kind, with its ranks when the kind is about
-// particular ranks (a pair, a GPU, a TP group across hosts); for the other
-// kinds the ranks only say where the time is lost and vary from run to run.
+// particular ranks (a pair, a GPU, a TP group across hosts, the ranks
+// missing); for the other kinds the ranks only say where the time is lost
+// and vary from run to run.
 func keyOf(f result.Finding) findingKey {
 	switch f.Kind {
-	case result.KindRankPair, result.KindGPUThrottle, result.KindTopology:
+	case result.KindRankPair, result.KindGPUThrottle, result.KindTopology, result.KindMissingRanks:
 		return findingKey{f.Kind, rankRanges(unionSorted(f.Ranks))}
 	}
 	return findingKey{kind: f.Kind}
 }
 
 // rankRanges writes sorted ranks with runs collapsed: "0-3,6".
-func rankRanges(rs []int) string {
-	var parts []string
-	for i := 0; i < len(rs); {
-		j := i
-		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", rs[i], rs[j]))
-		} else {
-			parts = append(parts, fmt.Sprint(rs[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
-}
+func rankRanges(rs []int) string { return result.RankRanges(rs) }
 
 // findingCosts maps the compared findings of r to their cost per step.
 func findingCosts(r *result.Result) map[findingKey]int64 {

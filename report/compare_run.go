@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -22,12 +23,33 @@ type Run struct {
 	Sources      int    `json:"sources"`
 	SourceDir    string `json:"source_dir,omitempty"` // the sources' common directory
 	StepNs       int64  `json:"step_ns"`
+	// MissingRanks and DeclaredWorldSize are the Result's: ranks the run's
+	// inputs declare but hold no trace of. Such a run is not comparable.
+	MissingRanks      []int `json:"missing_ranks,omitempty"`
+	DeclaredWorldSize int   `json:"declared_world_size,omitempty"`
 }
 
 // RunOf is the identity of r, read from input.
 func RunOf(input string, r *result.Result) Run {
 	return Run{Input: input, Tool: r.Tool, Layout: layoutOf(r.Layout), Schedule: r.Schedule, Microbatches: r.Microbatches,
-		WorldSize: r.WorldSize, Steps: stepsOf(r.Iterations), Sources: len(r.Sources), SourceDir: commonDir(r.Sources), StepNs: r.StepNs}
+		WorldSize: r.WorldSize, Steps: stepsOf(r.Iterations), Sources: len(r.Sources), SourceDir: commonDir(r.Sources), StepNs: r.StepNs,
+		MissingRanks: r.MissingRanks, DeclaredWorldSize: r.DeclaredWorldSize}
+}
+
+// missing says which ranks the run has no trace of ("rank 5 of 16
+// declared"), "" when none.
+func (u Run) missing() string {
+	if len(u.MissingRanks) == 0 {
+		return ""
+	}
+	s := "ranks " + result.RankRanges(u.MissingRanks)
+	if len(u.MissingRanks) == 1 {
+		s = fmt.Sprintf("rank %d", u.MissingRanks[0])
+	}
+	if u.DeclaredWorldSize > 0 {
+		s += fmt.Sprintf(" of %d declared", u.DeclaredWorldSize)
+	}
+	return s
 }
 
 // String is the run in one line.
@@ -84,8 +106,20 @@ func NewComparison(baseInput string, base *result.Result, newInput string, cur *
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s differs: base %s, new %s", f.name, f.b, f.n))
 		}
 	}
+	for _, u := range c.sides() {
+		if m := u.run.missing(); m != "" {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("the %s run has no trace of %s: its figures describe %d ranks only", u.name, m, u.run.WorldSize))
+		}
+	}
 	return c
 }
+
+type side struct {
+	name string // "base", "new"
+	run  Run
+}
+
+func (c *Comparison) sides() []side { return []side{{"base", c.Base}, {"new", c.New}} }
 
 // Regressions counts the regressed deltas.
 func (c *Comparison) Regressions() int { return Regressions(c.Deltas) }
@@ -117,4 +151,23 @@ func (c *Comparison) Verdict() string {
 		return fmt.Sprintf("1 regression beyond %s", th)
 	}
 	return fmt.Sprintf("%d regressions beyond %s", n, th)
+}
+
+// ErrNotComparable is wrapped by Comparable's errors.
+var ErrNotComparable = errors.New("runs not comparable")
+
+// Comparable says why the two runs cannot be compared figure by figure:
+// a run whose inputs declare ranks it has no trace of describes part of
+// its job, and the missing rank may be the slow one. nil when they can.
+func (c *Comparison) Comparable() error {
+	var why []string
+	for _, u := range c.sides() {
+		if m := u.run.missing(); m != "" {
+			why = append(why, fmt.Sprintf("the %s run %s has no trace of %s", u.name, u.run.Input, m))
+		}
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrNotComparable, strings.Join(why, "; "))
 }

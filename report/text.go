@@ -44,9 +44,25 @@ func header(res *result.Result) string {
 	if res.VirtualStages > 1 {
 		sched += fmt.Sprintf(" v=%d", res.VirtualStages)
 	}
-	return fmt.Sprintf("%s · %s (%s, by %s) · schedule %s · step %s (%s)",
-		plural(int64(res.WorldSize), "rank"), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step")) +
+	return fmt.Sprintf("%s%s · %s (%s, by %s) · schedule %s · step %s (%s)",
+		plural(int64(res.WorldSize), "rank"), MissingNote(res), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step")) +
 		throughput(res, " · ")
+}
+
+// MissingNote names the ranks the inputs declare but hold no trace of:
+// " (rank 5 missing of 16)"; "" when none is missing.
+func MissingNote(res *result.Result) string {
+	if len(res.MissingRanks) == 0 {
+		return ""
+	}
+	what := "ranks " + result.RankRanges(res.MissingRanks)
+	if len(res.MissingRanks) == 1 {
+		what = fmt.Sprintf("rank %d", res.MissingRanks[0])
+	}
+	if res.DeclaredWorldSize > 0 {
+		return fmt.Sprintf(" (%s missing of %d)", what, res.DeclaredWorldSize)
+	}
+	return fmt.Sprintf(" (%s missing)", what)
 }
 
 // throughput is res's tokens/s and MFU (or achieved TFLOP/s per GPU

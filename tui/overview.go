@@ -37,8 +37,8 @@ func (o *overview) View() string {
 // JobLine is the one-line summary of a result.
 func JobLine(r *result.Result) string {
 	l := r.Layout
-	line := fmt.Sprintf("world %d · %s · %s m=%d · step %s · bubble ideal %s",
-		r.WorldSize, l, r.Schedule, r.Microbatches, units.Duration(r.StepNs), idealBubble(r))
+	line := fmt.Sprintf("world %d%s · %s · %s m=%d · step %s · bubble ideal %s",
+		r.WorldSize, missingNote(r), l, r.Schedule, r.Microbatches, units.Duration(r.StepNs), idealBubble(r))
 	if r.TokensPerS > 0 {
 		line += " · " + units.Count(int64(r.TokensPerS+0.5)) + " tokens/s"
 	}
@@ -83,4 +83,17 @@ func clip(lines []string, w, h int) string {
 		lines[i] = truncate(l, w)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// missingNote is " (rank 5 missing of 16)" when the inputs declare ranks
+// they hold no trace of, else "".
+func missingNote(r *result.Result) string {
+	if len(r.MissingRanks) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf(" (%s missing", result.RankRanges(r.MissingRanks))
+	if r.DeclaredWorldSize > 0 {
+		s += fmt.Sprintf(" of %d", r.DeclaredWorldSize)
+	}
+	return s + ")"
 }

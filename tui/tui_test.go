@@ -178,3 +178,14 @@ func TestJobLineShowsThroughputWhenKnown(t *testing.T) {
 		t.Fatalf("job line %q", got)
 	}
 }
+
+func TestJobLineNamesMissingRanks(t *testing.T) {
+	r := fixture.Result(fixture.Small())
+	if strings.Contains(JobLine(r), "missing") {
+		t.Fatal("a complete job named missing ranks")
+	}
+	r.MissingRanks, r.DeclaredWorldSize = []int{5, 6}, 16
+	if got := JobLine(r); !strings.Contains(got, " (5-6 missing of 16) · ") {
+		t.Fatalf("job line %q", got)
+	}
+}

@@ -8,7 +8,10 @@
 // removing one bumps SchemaVersion.
 package result
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // SchemaVersion is the version of the JSON form written by this build.
 const SchemaVersion = 1
@@ -23,10 +26,18 @@ type Result struct {
 	Sources       []Source  `json:"sources"`
 	Skipped       []Skipped `json:"skipped,omitempty"`
 	WorldSize     int       `json:"world_size"`
-	Layout        Layout    `json:"layout"`
-	Schedule      string    `json:"schedule"` // "1f1b", "gpipe", "interleaved", "none", "unknown"
-	Microbatches  int       `json:"microbatches"`
-	VirtualStages int       `json:"virtual_stages,omitempty"` // chunks per stage for interleaved schedules
+	// DeclaredWorldSize is the most ranks the inputs say the job has
+	// (Kineto's distributedInfo.world_size, nsys's WORLD_SIZE, ...), 0 when
+	// they say nothing; MissingRanks are the ranks they declare (below that
+	// size, or as a process group's members) with no timeline among the
+	// inputs, ascending. Every other figure describes the ranks read only.
+	// See docs/semantics.md.
+	DeclaredWorldSize int    `json:"declared_world_size,omitempty"`
+	MissingRanks      []int  `json:"missing_ranks,omitempty"`
+	Layout            Layout `json:"layout"`
+	Schedule          string `json:"schedule"` // "1f1b", "gpipe", "interleaved", "none", "unknown"
+	Microbatches      int    `json:"microbatches"`
+	VirtualStages     int    `json:"virtual_stages,omitempty"` // chunks per stage for interleaved schedules
 	// ScheduleEvidence is, per stage, the order of passes the schedule was
 	// read from (one rank's first analysed step), and the cue the phases
 	// came from; empty when PP = 1.
@@ -222,6 +233,9 @@ const (
 	KindLateRank    = "late_rank"            // arrives last at its collectives without computing more: its host launches them late
 	KindGPUIdle     = "gpu_idle"             // without a pipeline, the GPU runs nothing for a share of the step
 	KindMemoryPeak  = "memory_peak"          // one stage's peak GPU memory is far above the others'
+	// KindMissingRanks: the inputs declare ranks they hold no trace of; the
+	// analysis covers the others only. It has no cost and comes first.
+	KindMissingRanks = "missing_ranks"
 )
 
 // CommStats summarizes one communicator. AlphaNs and BetaNsPerByte are the
@@ -320,4 +334,24 @@ func (l Layout) String() string {
 		s += fmt.Sprintf(" CP%d EP%d", max(l.CP, 1), max(l.EP, 1))
 	}
 	return s
+}
+
+// RankRanges writes sorted ranks with runs collapsed: "0-3,6".
+func RankRanges(rs []int) string {
+	var b strings.Builder
+	for i := 0; i < len(rs); {
+		j := i
+		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
+			j++
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, rs[i])
+		if j > i {
+			fmt.Fprintf(&b, "-%d", rs[j])
+		}
+		i = j + 1
+	}
+	return b.String()
 }

@@ -16,3 +16,14 @@ func TestLayoutString(t *testing.T) {
 		}
 	}
 }
+
+func TestRankRanges(t *testing.T) {
+	for _, c := range []struct {
+		in   []int
+		want string
+	}{{nil, ""}, {[]int{5}, "5"}, {[]int{0, 1, 2, 3, 6}, "0-3,6"}, {[]int{1, 3, 4, 7}, "1,3-4,7"}} {
+		if got := RankRanges(c.in); got != c.want {
+			t.Errorf("RankRanges(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

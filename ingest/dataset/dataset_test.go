@@ -347,3 +347,29 @@ func newerFile(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// TestManifestKeepsDeclaredWorld: the declared job sizes and the absent
+// process-group members survive a write and a read, through the manifest.
+func TestManifestKeepsDeclaredWorld(t *testing.T) {
+	tr := buildTrace(t, 1)
+	tr.DeclareWorld(8, model.WorldByKineto, 3)
+	tr.DeclareWorld(2, model.WorldByNCCL, 1)
+	tr.AddAbsent("tp", []int32{7, 5})
+	dir, got, m := writeRead(t, tr, Manifest{})
+	if !slices.Equal(got.World, tr.World) || !slices.Equal(m.World, tr.World) {
+		t.Errorf("World read back %+v (manifest %+v), want %+v", got.World, m.World, tr.World)
+	}
+	if len(got.Absent) != 1 || got.Absent[0].Comm != "tp" || !slices.Equal(got.Absent[0].Ranks, []int32{5, 7}) {
+		t.Errorf("Absent read back %+v", got.Absent)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, ManifestFile))
+	for _, k := range []string{`"world"`, `"by": "distributedInfo.world_size"`, `"absent_members"`} {
+		if !strings.Contains(string(b), k) {
+			t.Errorf("manifest lacks %s:\n%s", k, b)
+		}
+	}
+	_, got, _ = writeRead(t, buildTrace(t, 1), Manifest{})
+	if got.World != nil || got.Absent != nil {
+		t.Errorf("a trace declaring nothing read back World %+v Absent %+v", got.World, got.Absent)
+	}
+}

@@ -23,8 +23,8 @@ const ManifestFile = "manifest.json"
 var ErrNewerSchema = errors.New("dataset schema is newer than this program supports")
 
 // Manifest describes a dataset. It is stored as manifest.json with
-// snake_case keys. Write fills SchemaVersion, Ranks, RankEvents and the
-// counts itself; the caller provides Tool, Created and Sources (Sources
+// snake_case keys. Write fills SchemaVersion, Ranks, RankEvents, the
+// counts, World and Absent itself; the caller provides Tool, Created and Sources (Sources
 // defaults to the trace's, Created to now).
 type Manifest struct {
 	SchemaVersion int
@@ -40,6 +40,11 @@ type Manifest struct {
 	Samples       int64
 	SampleGPUs    int64
 	Skipped       int64 // rows in skipped.parquet
+	// World and Absent are the trace's declared job sizes and the
+	// communicator members it lists without a trace (model.Trace.World,
+	// Absent): small, so kept here rather than in a table.
+	World  []model.WorldDecl
+	Absent []model.AbsentMembers
 }
 
 type sourceJSON struct {
@@ -47,6 +52,17 @@ type sourceJSON struct {
 	Format  string `json:"format"`
 	Version string `json:"version,omitempty"`
 	Size    int64  `json:"size"`
+}
+
+type worldJSON struct {
+	Size  int32  `json:"size"`
+	By    string `json:"by"`
+	Count int32  `json:"count"`
+}
+
+type absentJSON struct {
+	Comm  string  `json:"comm"`
+	Ranks []int32 `json:"ranks"`
 }
 
 type manifestJSON struct {
@@ -63,14 +79,23 @@ type manifestJSON struct {
 	Samples       int64        `json:"samples"`
 	SampleGPUs    int64        `json:"sample_gpus"`
 	Skipped       int64        `json:"skipped"`
+	World         []worldJSON  `json:"world,omitempty"`
+	Absent        []absentJSON `json:"absent_members,omitempty"`
 }
 
 // MarshalJSON writes the manifest with snake_case keys.
 func (m Manifest) MarshalJSON() ([]byte, error) {
-	j := manifestJSON{m.SchemaVersion, m.Tool, m.Created, make([]sourceJSON, len(m.Sources)), nonNil(m.Ranks),
-		nonNil(m.RankEvents), m.Events, m.Streams, m.Comms, m.Collectives, m.Samples, m.SampleGPUs, m.Skipped}
+	j := manifestJSON{SchemaVersion: m.SchemaVersion, Tool: m.Tool, Created: m.Created, Sources: make([]sourceJSON, len(m.Sources)),
+		Ranks: nonNil(m.Ranks), RankEvents: nonNil(m.RankEvents), Events: m.Events, Streams: m.Streams, Comms: m.Comms,
+		Collectives: m.Collectives, Samples: m.Samples, SampleGPUs: m.SampleGPUs, Skipped: m.Skipped}
 	for i, s := range m.Sources {
 		j.Sources[i] = sourceJSON{s.Path, s.Format, s.Version, s.Size}
+	}
+	for _, d := range m.World {
+		j.World = append(j.World, worldJSON{d.Size, d.By, d.Count})
+	}
+	for _, a := range m.Absent {
+		j.Absent = append(j.Absent, absentJSON{a.Comm, a.Ranks})
 	}
 	return json.Marshal(j)
 }
@@ -81,10 +106,17 @@ func (m *Manifest) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*m = Manifest{j.SchemaVersion, j.Tool, j.Created, nil, j.Ranks, j.RankEvents, j.Events, j.Streams,
-		j.Comms, j.Collectives, j.Samples, j.SampleGPUs, j.Skipped}
+	*m = Manifest{SchemaVersion: j.SchemaVersion, Tool: j.Tool, Created: j.Created, Ranks: j.Ranks, RankEvents: j.RankEvents,
+		Events: j.Events, Streams: j.Streams, Comms: j.Comms, Collectives: j.Collectives, Samples: j.Samples,
+		SampleGPUs: j.SampleGPUs, Skipped: j.Skipped}
 	for _, s := range j.Sources {
 		m.Sources = append(m.Sources, model.Source{Path: s.Path, Format: s.Format, Version: s.Version, Size: s.Size})
+	}
+	for _, d := range j.World {
+		m.World = append(m.World, model.WorldDecl{Size: d.Size, By: d.By, Count: d.Count})
+	}
+	for _, a := range j.Absent {
+		m.Absent = append(m.Absent, model.AbsentMembers{Comm: a.Comm, Ranks: a.Ranks})
 	}
 	return nil
 }

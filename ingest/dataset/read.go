@@ -49,7 +49,7 @@ func ReadRanks(dir string, ranks []int32) (*model.Trace, Manifest, error) {
 // read reads the tables and the given ranks' events; partial takes the
 // collectives from the events files instead of collectives.parquet.
 func read(dir string, m Manifest, ranks []int32, partial bool) (*model.Trace, error) {
-	t := &model.Trace{Sources: m.Sources}
+	t := &model.Trace{Sources: m.Sources, World: m.World, Absent: m.Absent}
 	if err := readTables(dir, t, m, partial); err != nil {
 		return nil, fmt.Errorf("reading dataset: %w", err)
 	}

@@ -34,8 +34,8 @@ var tableFiles = []string{ranksFile, streamsFile, commsFile, collsFile, samplesF
 // Write stores t in dir as a dataset, creating dir if needed. A dataset
 // already in dir is replaced; a non-empty directory that is not a dataset is
 // left alone and gives an error. t is not modified: unsorted events are
-// written in sorted order. Write fills m's SchemaVersion, Ranks, RankEvents
-// and counts; an empty Tool becomes "tpptrace", a zero Created becomes now
+// written in sorted order. Write fills m's SchemaVersion, Ranks, RankEvents,
+// counts, World and Absent; an empty Tool becomes "tpptrace", a zero Created becomes now
 // and nil Sources become t.Sources.
 func Write(dir string, t *model.Trace, m Manifest) error {
 	if err := checkColumns(t); err != nil {
@@ -74,6 +74,7 @@ func fillManifest(t *model.Trace, m Manifest) Manifest {
 	m.Events, m.Streams, m.Comms = int64(t.Events.Len()), int64(len(t.Streams)), int64(len(t.Comms))
 	m.Collectives, m.Samples, m.SampleGPUs = int64(t.Colls.Len()), int64(len(t.Samples)), int64(len(t.SampleGPUs))
 	m.Skipped = int64(len(t.Skipped))
+	m.World, m.Absent = t.World, t.Absent
 	return m
 }
 

@@ -12,7 +12,8 @@ import (
 
 // combine merges the per-file parts: failed files become skip records,
 // process groups whose rank lists disagree across files get distinct IDs,
-// and communicator members without a trace are dropped (and recorded).
+// and communicator members without a trace are dropped (and recorded, as
+// skipped input and as the trace's Absent members).
 func combine(results []fileResult) (*model.Trace, error) {
 	var parts []*model.Trace
 	var errs []error
@@ -126,6 +127,7 @@ func trimMembers(t *model.Trace) {
 		}
 		if len(lost) > 0 {
 			c.Members = keep
+			t.AddAbsent(c.ID, lost)
 			t.Skipped = append(t.Skipped, model.Skip{Source: commSource(t), Offset: -1, Count: int64(len(lost)),
 				Reason: fmt.Sprintf("process group %q lists ranks %s that have no trace; dropped from its members", c.ID, ranksKey(lost))})
 		}

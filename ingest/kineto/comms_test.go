@@ -90,3 +90,23 @@ func TestP2PWithoutPGKeepsPeer(t *testing.T) {
 		t.Fatalf("collectives %+v", got)
 	}
 }
+
+// TestWorldSizeAndAbsentMembers: three of four ranks' traces, each
+// declaring world_size 4 and a process group of all four, give one
+// declaration counted three times and rank 3 as an absent member.
+func TestWorldSizeAndAbsentMembers(t *testing.T) {
+	doc := func(rank int) string {
+		return fmt.Sprintf(`{"distributedInfo": {"rank": %d, "world_size": 4, "pg_config": [{"pg_name": "0", "pg_desc": "default_pg", "pg_size": 4, "ranks": [0, 1, 2, 3]}]},
+	"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 9, "ts": 5, "dur": 1, "args": {"stream": 9}}]}`, rank)
+	}
+	tr := readDocs(t, doc(0), doc(1), doc(2))
+	if want := []model.WorldDecl{{Size: 4, By: model.WorldByKineto, Count: 3}}; !slices.Equal(tr.World, want) {
+		t.Errorf("World = %+v, want %+v", tr.World, want)
+	}
+	if len(tr.Absent) != 1 || tr.Absent[0].Comm != "0" || !slices.Equal(tr.Absent[0].Ranks, []int32{3}) {
+		t.Errorf("Absent = %+v, want rank 3 of group 0", tr.Absent)
+	}
+	if tr := readDocs(t, pgDoc(0, "3", "[0]")); tr.World != nil || tr.Absent != nil {
+		t.Errorf("no world_size, no missing member: World %+v Absent %+v", tr.World, tr.Absent)
+	}
+}

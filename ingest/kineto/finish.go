@@ -7,7 +7,8 @@ import (
 )
 
 // finish settles the per-file trace once the whole file is read: rank,
-// iterations, collectives, stream names and the rank record.
+// iterations, collectives, stream names, the rank record and the world
+// size distributedInfo declares.
 func (f *fileReader) finish(rank int32, size int64) *model.Trace {
 	f.iterations()
 	f.collectives(rank)
@@ -23,6 +24,9 @@ func (f *fileReader) finish(rank int32, size int64) *model.Trace {
 	f.tr.Counters.Sort()
 	f.tr.Sources = []model.Source{{Path: f.path, Format: "kineto", Size: size}}
 	f.tr.AddRank(f.rankRecord(rank))
+	if f.info.worldSize > 0 && f.info.worldSize <= model.MaxWorld {
+		f.tr.DeclareWorld(int32(f.info.worldSize), model.WorldByKineto, 1)
+	}
 	if f.info.inexact {
 		f.skip("times with sub-nanosecond digits were rounded (start up, end down)", -1)
 	}

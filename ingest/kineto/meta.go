@@ -5,7 +5,7 @@ import "strings"
 // fileMeta is what the top-level keys of a trace file say.
 type fileMeta struct {
 	rank      int64 // distributedInfo.rank, -1 when absent
-	worldSize int64
+	worldSize int64 // distributedInfo.world_size, -1 when absent
 	pgs       []pgConfig
 	baseNs    int64 // baseTimeNanoseconds, 0 when absent
 	host      string

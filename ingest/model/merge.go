@@ -21,9 +21,11 @@ func (e *DuplicateRankError) Error() string {
 // events. Two inputs holding events of the same rank give a
 // *DuplicateRankError naming both sources; inputs that only describe a rank
 // (an NCCL log naming its host, say) fill in the fields still unknown.
-// Communicators with equal IDs are unioned. The events of a Fallback part
-// are kept only for ranks no other part has events of (the first Fallback
-// part holding a rank wins); the rest of a Fallback part is merged as usual.
+// Communicators with equal IDs are unioned, equal World declarations
+// counted together and Absent members unioned per communicator. The events
+// of a Fallback part are kept only for ranks no other part has events of
+// (the first Fallback part holding a rank wins); the rest of a Fallback
+// part is merged as usual.
 func Merge(parts ...*Trace) (*Trace, error) {
 	out := &Trace{}
 	owner := map[int32]string{}
@@ -108,6 +110,12 @@ func (t *Trace) appendTrace(p *Trace, drop map[int32]bool) {
 	srcBase := int32(len(t.Sources))
 	t.Sources = append(t.Sources, p.Sources...)
 	t.Skipped = append(t.Skipped, p.Skipped...)
+	for _, d := range p.World {
+		t.DeclareWorld(d.Size, d.By, d.Count)
+	}
+	for _, a := range p.Absent {
+		t.AddAbsent(a.Comm, a.Ranks)
+	}
 	for _, r := range p.Ranks {
 		if r.Source >= 0 {
 			r.Source += srcBase

@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -128,5 +129,43 @@ func TestSortOrder(t *testing.T) {
 		if sorted.At(i) != ev.At(int(j)) {
 			t.Errorf("sorted row %d = %+v, want row %d %+v", i, sorted.At(i), j, ev.At(int(j)))
 		}
+	}
+}
+
+// TestMergeCountsWorldDeclarations: seven files declaring 8 ranks and one
+// declaring 16 by another cue merge into two declarations, counted.
+func TestMergeCountsWorldDeclarations(t *testing.T) {
+	var parts []*Trace
+	for r := range int32(7) {
+		p := &Trace{Sources: []Source{{Path: fmt.Sprint(r)}}}
+		p.AddRank(Rank{Rank: r, LocalGPU: -1, Coord: UnknownCoord})
+		p.DeclareWorld(8, WorldByKineto, 1)
+		parts = append(parts, p)
+	}
+	parts[0].DeclareWorld(16, WorldByEnv, 1)
+	parts[1].DeclareWorld(0, WorldByEnv, 1)          // ignored
+	parts[1].DeclareWorld(MaxWorld+1, WorldByEnv, 1) // ignored
+	m, err := Merge(parts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []WorldDecl{{16, WorldByEnv, 1}, {8, WorldByKineto, 7}}
+	if !slices.Equal(m.World, want) || m.DeclaredWorld() != 16 {
+		t.Fatalf("World = %+v (declared %d), want %+v", m.World, m.DeclaredWorld(), want)
+	}
+}
+
+func TestMergeUnionsAbsentMembers(t *testing.T) {
+	a, b := &Trace{}, &Trace{}
+	a.AddAbsent("tp", []int32{5})
+	b.AddAbsent("tp", []int32{7, 5})
+	b.AddAbsent("dp", []int32{13})
+	b.AddAbsent("pp", nil) // nothing absent: not recorded
+	m, err := Merge(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Absent) != 2 || m.Absent[0].Comm != "tp" || !slices.Equal(m.Absent[0].Ranks, []int32{5, 7}) || !slices.Equal(m.Absent[1].Ranks, []int32{13}) {
+		t.Fatalf("Absent = %+v", m.Absent)
 	}
 }

@@ -18,6 +18,15 @@ type Trace struct {
 	Sources []Source // the files the trace was read from
 	Skipped []Skip   // what was read but not kept, and why
 
+	// World is what the inputs say the job's size is (Kineto's
+	// distributedInfo.world_size, ...), with how many files say it:
+	// analysis names the declared ranks no trace was read of. Merge adds
+	// equal declarations up.
+	World []WorldDecl
+	// Absent are communicator members the inputs list but hold no trace
+	// of, per communicator (they are not in Communicator.Members).
+	Absent []AbsentMembers
+
 	// Fallback marks a part whose events (collectives timed by NCCL
 	// Flight Recorder or Inspector records) stand in for ranks no other
 	// input has a timeline of: Merge drops them for the other ranks.

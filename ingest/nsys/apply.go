@@ -10,7 +10,7 @@ import (
 
 // finish replaces process ids by global ranks, makes times relative to base, drops the events of
 // processes that ran no GPU work (launchers, the profiler), and fills the
-// rank and source tables.
+// rank and source tables and the job sizes the report declares.
 func (b *builder) finish(ranks map[int32]int32, base int64, src model.Source) {
 	ev := &b.tr.Events
 	dev := b.devices()
@@ -26,6 +26,7 @@ func (b *builder) finish(ranks map[int32]int32, base int64, src model.Source) {
 	}
 	b.addRanks(ranks, dev, base)
 	b.addSkips()
+	b.declareWorld()
 }
 
 // remapEvents rewrites ranks and streams in place, dropping the events of

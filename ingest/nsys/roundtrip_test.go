@@ -158,3 +158,33 @@ func skipped(tr *model.Trace, substr string) bool {
 	}
 	return false
 }
+
+// TestWorldDeclaredWithoutARank: three of four per-rank reports each
+// declare the job's 4 ranks, through WORLD_SIZE and through the world
+// communicator's "No. of ranks"; per node, the one report left does too.
+func TestWorldDeclaredWithoutARank(t *testing.T) {
+	paths, err := nsysw.Write(t.TempDir(), tinyJob(), nsysw.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(context.Background(), paths[:3], source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []model.WorldDecl{{Size: 4, By: model.WorldByNCCL, Count: 3}, {Size: 4, By: model.WorldByEnv, Count: 3}}
+	if !slices.Equal(got.World, want) || got.DeclaredWorld() != 4 {
+		t.Errorf("per rank: World = %+v, want %+v", got.World, want)
+	}
+	paths, err = nsysw.Write(t.TempDir(), tinyJob(), nsysw.Options{PerNode: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = Read(context.Background(), paths[:1], source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []model.WorldDecl{{Size: 4, By: model.WorldByNCCL, Count: 1}, {Size: 4, By: model.WorldByEnv, Count: 1}}
+	if !slices.Equal(got.World, want) || len(got.Ranks) != 2 {
+		t.Errorf("per node: %d ranks, World = %+v, want %+v", len(got.Ranks), got.World, want)
+	}
+}

@@ -28,7 +28,7 @@ func metadata(r *result.Result) []meta {
 	}
 	return append([]meta{
 		{"tool", r.Tool},
-		{"ranks", fmt.Sprint(r.WorldSize)},
+		{"ranks", fmt.Sprint(r.WorldSize) + report.MissingNote(r)},
 		{"layout", layout},
 		{"schedule", fmt.Sprintf("%s, %d microbatches", sched, r.Microbatches)},
 		{"steps analysed", stepsLine(r.Iterations)},

@@ -24,11 +24,16 @@ directories) or a dataset written by 'tpptrace ingest', and prints a diagnosis:
 the layout and schedule, a per-stage table (compute, bubble measured vs ideal,
 exposed TP/PP/DP communication) and the findings ranked by their cost per step,
 each with evidence and a remedy. Progress goes to stderr, the report to stdout.
+When the traces declare more ranks than they hold (Kineto's
+distributedInfo.world_size, nsys's WORLD_SIZE, a process group's members),
+the header and a high missing_ranks finding name the ranks missing: every
+figure then describes the ranks read only, and 'compare' refuses the run.
 
 The layout is inferred from process-group names and traffic; --tp/--pp/--dp
 (and --order) override it. --fail-on turns a finding into a CI gate: the
 command exits 3 when a finding of that kind costs more than the threshold
-(a share of the step like 15%, or a duration like 5ms; no threshold: any).
+(a share of the step like 15%, or a duration like 5ms; no threshold: any;
+missing_ranks, which has no cost, whenever it is there).
 Kinds: ` + strings.Join(failKinds(), ", ") + `.
 
 Analysis steps, in order:
@@ -167,13 +172,14 @@ type gate struct {
 
 var kindAliases = map[string]string{"bubble": result.KindBubble, "tp": result.KindExposedTP, "pp": result.KindExposedPP,
 	"dp": result.KindExposedDP, "imbalance": result.KindImbalance, "slow": result.KindSlowRank, "topology": result.KindTopology,
-	"gpu": result.KindGPUThrottle, "pair": result.KindRankPair, "late": result.KindLateRank, "idle": result.KindGPUIdle, "memory": result.KindMemoryPeak}
+	"gpu": result.KindGPUThrottle, "pair": result.KindRankPair, "late": result.KindLateRank, "idle": result.KindGPUIdle, "memory": result.KindMemoryPeak,
+	"missing": result.KindMissingRanks}
 
 func failKinds() []string {
 	return []string{result.KindBubble, result.KindExposedTP, result.KindExposedPP, result.KindExposedDP,
 		result.KindImbalance, result.KindSlowRank, result.KindTopology, result.KindGPUThrottle, result.KindRankPair,
-		result.KindLateRank, result.KindGPUIdle, result.KindMemoryPeak,
-		"(or bubble, tp, pp, dp, imbalance, slow, topology, gpu, pair, late, idle, memory)"}
+		result.KindLateRank, result.KindGPUIdle, result.KindMemoryPeak, result.KindMissingRanks,
+		"(or bubble, tp, pp, dp, imbalance, slow, topology, gpu, pair, late, idle, memory, missing)"}
 }
 
 func parseGate(s string) (gate, error) {
@@ -201,13 +207,14 @@ func parseGate(s string) (gate, error) {
 }
 
 // checkGates returns exit 3 naming the first finding that trips a gate.
+// A missing_ranks finding has no cost: its gate trips whenever it is there.
 func checkGates(res *result.Result, gates []gate) error {
 	for _, g := range gates {
 		for _, f := range res.Findings {
 			if f.Kind != g.kind {
 				continue
 			}
-			if g.ns > 0 && f.CostNs > g.ns || g.ns == 0 && f.CostShare > g.share {
+			if g.ns > 0 && f.CostNs > g.ns || g.ns == 0 && f.CostShare > g.share || f.Kind == result.KindMissingRanks {
 				return &CodeError{Code: ExitRegression, Msg: fmt.Sprintf("gate %s failed: %s", g.kind, f.Summary)}
 			}
 		}

@@ -25,7 +25,10 @@ first (the layout flags apply to both). Exits 3 when a figure grows by more
 than --threshold (times must also grow by more than 0.5 % of the base step,
 fractions by half a percentage point),
 a rank is newly named slow or late, or a finding of a new kind appears;
-improvements are shown and never fail.
+improvements are shown and never fail. Exits 1 without comparing when
+either run misses ranks (its traces declare ranks it has no trace of, see
+'analyze'): its figures describe part of the job, and the missing rank may
+be the slow one; --allow-missing-ranks compares them anyway, with a warning.
 
 --format text (a table), markdown (a table to post as a CI comment,
 regressions first and in bold) or json (the deltas with base, new, change,
@@ -46,6 +49,7 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 	in.register(fs)
 	thr := fs.String("threshold", "5%", "relative growth that counts as a regression")
 	format := fs.String("format", "text", "output `format`: "+strings.Join(rpt.CompareFormats, ", "))
+	allowMissing := fs.Bool("allow-missing-ranks", false, "compare runs whose inputs declare ranks they have no trace of (warned, not refused)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -66,6 +70,9 @@ func runCompare(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	c := rpt.NewComparison(fs.Arg(0), rs[0], fs.Arg(1), rs[1], th)
+	if err := c.Comparable(); err != nil && !*allowMissing {
+		return fmt.Errorf("%w (--allow-missing-ranks compares them anyway)", err)
+	}
 	n, err := rpt.WriteComparison(env.Stdout, c, *format)
 	if err != nil {
 		return err
