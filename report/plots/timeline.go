@@ -42,7 +42,7 @@ func Timeline(r *result.Result) (Figure, bool) {
 	return Figure{
 		Name: "timeline", Title: "Timeline of one step",
 		Caption: caption,
-		Width: 26 * vg.Centimeter, Height: vg.Length(len(rows))*0.55*vg.Centimeter + 3.5*vg.Centimeter,
+		Width:   26 * vg.Centimeter, Height: vg.Length(len(rows))*0.55*vg.Centimeter + 3.5*vg.Centimeter,
 		draw: withLegendRight(p, categoryLegend(g.present()), 4.2*vg.Centimeter),
 	}, true
 }
