@@ -45,7 +45,11 @@ func rankTable(w io.Writer, res *result.Result) {
 
 // RankTableNote says what the per-rank table's columns hold.
 func RankTableNote(tab RankTable) string {
-	note := "no pipeline (PP = 1): idle is the GPU running nothing (no kernel, no copy); exposed (exp) is communication with no compute under it, per step"
+	note := "no pipeline (PP = 1): idle is the GPU running nothing (no kernel, no copy)"
+	if len(tab.Axes) > 0 {
+		note += "; exposed (exp) is communication with no compute under it"
+	}
+	note += ", per step"
 	for _, ax := range tab.Axes {
 		if ax == "A2A" {
 			note += "; A2A: all-to-all that is not expert parallelism (an embedding exchange)"
