@@ -102,3 +102,30 @@ func TestRankRowsByReplica(t *testing.T) {
 		t.Fatalf("table %+v, want 8 dp replicas, replica 3 idle 3 ms, exposed TP 3 ns (mean of 0..7)", tab)
 	}
 }
+
+// TestCompareWithoutPipeline: two runs without a pipeline compare their
+// idle GPU share, compute and exposed A2A, with no stage figure, and the
+// run line says "no pipeline"; a slower run's idle regresses.
+func TestCompareWithoutPipeline(t *testing.T) {
+	base, cur := noPipeline(), noPipeline()
+	cur.Stages[0].BubbleFraction = 0.6
+	c := NewComparison("base.json", base, "new.json", cur, 0.05)
+	names := map[string]Delta{}
+	for _, d := range c.Deltas {
+		names[d.Name] = d
+		if pipelineWords.MatchString(d.Name) {
+			t.Errorf("figure %q of runs without a pipeline", d.Name)
+		}
+	}
+	for _, want := range []string{"idle GPU", "compute", "exposed A2A"} {
+		if _, ok := names[want]; !ok {
+			t.Errorf("no %q figure among %v", want, c.Deltas)
+		}
+	}
+	if !names["idle GPU"].Regressed {
+		t.Errorf("idle 47.5 %% → 60 %% did not regress: %+v", names["idle GPU"])
+	}
+	if s := c.Base.String(); !strings.Contains(s, "no pipeline") || pipelineWords.MatchString(s) {
+		t.Errorf("run line %q", s)
+	}
+}
