@@ -41,7 +41,8 @@ func analyzeShared(t *testing.T, set string) *result.Result {
 // TestDLRMWithoutProcessGroupsIsAligned: the 2023 DLRM traces carry no
 // process group; the inferred world group matches all 8 collectives of the
 // step on all 8 ranks, the ranks (one host) align within a few µs, and
-// every rank's DP time splits into waiting and transfer.
+// every rank's communication splits into waiting and transfer: the dense
+// all-reduces as DP, the embedding all-to-alls as A2A.
 func TestDLRMWithoutProcessGroupsIsAligned(t *testing.T) {
 	res := analyzeShared(t, "param_dlrm_8rank")
 	if res.Clock.Method != "collective-end" || res.Clock.Matched != 8 || res.Clock.ResidualNs > 5_000 {
@@ -52,10 +53,10 @@ func TestDLRMWithoutProcessGroupsIsAligned(t *testing.T) {
 		if r.ClockOffsetNs < -20_000 || r.ClockOffsetNs > 20_000 {
 			t.Errorf("rank %d offset %d ns; the 8 ranks share one host clock", r.Rank, r.ClockOffsetNs)
 		}
-		if r.TransferNs["DP"] <= 0 {
-			t.Errorf("rank %d: DP transfer %d ns, want > 0", r.Rank, r.TransferNs["DP"])
+		if r.TransferNs["DP"] <= 0 || r.TransferNs["A2A"] <= 0 {
+			t.Errorf("rank %d: DP transfer %d ns, A2A %d, want both > 0", r.Rank, r.TransferNs["DP"], r.TransferNs["A2A"])
 		}
-		if r.WaitNs["DP"] > 0 {
+		if r.WaitNs["A2A"] > 0 {
 			waiting++
 		}
 	}
@@ -64,9 +65,10 @@ func TestDLRMWithoutProcessGroupsIsAligned(t *testing.T) {
 	}
 	// Rank 7's kernels are the shortest in the trace (it arrives last at
 	// every collective), so it waits least.
+	wait := func(r result.RankStats) int64 { return r.WaitNs["DP"] + r.WaitNs["A2A"] }
 	for _, r := range res.Ranks[:7] {
-		if r.WaitNs["DP"] <= res.Ranks[7].WaitNs["DP"] {
-			t.Errorf("rank %d waits %d ns, rank 7 (last to arrive) %d ns", r.Rank, r.WaitNs["DP"], res.Ranks[7].WaitNs["DP"])
+		if wait(r) <= wait(res.Ranks[7]) {
+			t.Errorf("rank %d waits %d ns, rank 7 (last to arrive) %d ns", r.Rank, wait(r), wait(res.Ranks[7]))
 		}
 	}
 }
@@ -81,13 +83,14 @@ func TestSampledTwoRankSetIsAligned(t *testing.T) {
 	}
 }
 
-// TestDLRMNamesLateRank: on the DLRM set rank 7 arrives last at 5 of the
-// 8 collectives, its GPU idle before them and its compute no slower than
-// its peers': a late rank. The wait it causes moves from the exposed DP
-// finding to the late-rank finding, and the two add up to the exposed DP.
+// TestDLRMNamesLateRank: rank 7 arrives last at 4 of the 5 embedding
+// all-to-alls of the step, its compute no slower than its peers': a late
+// rank. The wait it causes moves from the exposed all-to-all (A2A)
+// finding to the late-rank finding, and the two add up to the exposed
+// A2A time; the all-to-alls are not called DP.
 func TestDLRMNamesLateRank(t *testing.T) {
 	res := analyzeShared(t, "param_dlrm_8rank")
-	var late, dp result.Finding
+	var late, a2a result.Finding
 	for _, f := range res.Findings {
 		switch f.Kind {
 		case result.KindLateRank:
@@ -95,8 +98,8 @@ func TestDLRMNamesLateRank(t *testing.T) {
 				t.Errorf("second late rank %+v", f)
 			}
 			late = f
-		case result.KindExposedDP:
-			dp = f
+		case result.KindExposedA2A:
+			a2a = f
 		}
 	}
 	if len(late.Ranks) != 1 || late.Ranks[0] != 7 {
@@ -104,16 +107,19 @@ func TestDLRMNamesLateRank(t *testing.T) {
 	}
 	var exposed int64
 	for _, r := range res.Ranks {
-		exposed += r.ExposedNs["DP"]
+		exposed += r.ExposedNs["A2A"]
 	}
 	exposed /= int64(len(res.Ranks))
-	if d := late.CostNs + dp.CostNs - exposed; d < -10 || d > 10 || late.CostNs < exposed/10 {
-		t.Errorf("late %d + exposed DP %d ns, want the exposed DP %d with a real share for the late rank", late.CostNs, dp.CostNs, exposed)
+	if d := late.CostNs + a2a.CostNs - exposed; d < -10 || d > 10 || late.CostNs < exposed/10 {
+		t.Errorf("late %d + exposed A2A %d ns, want the exposed A2A %d with a real share for the late rank", late.CostNs, a2a.CostNs, exposed)
 	}
 	ev := strings.Join(late.Evidence, "; ")
-	for _, want := range []string{"arrives last at 5 of the 8 DP collectives", "its host launches them late", "does not explain the lateness"} {
+	for _, want := range []string{"arrives last at 4 of the 5 A2A collectives", "right before those kernels start", "does not explain the lateness"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("evidence %q lacks %q", ev, want)
 		}
+	}
+	if strings.Contains(ev, "DP all_to_all") {
+		t.Errorf("evidence %q calls the embedding all-to-all DP", ev)
 	}
 }

@@ -77,7 +77,7 @@ func exposedWait(exposed, transfer map[string]int64) map[string]int64 {
 // communication is reported under "other".
 func axisKey(a model.Axis) string {
 	switch a {
-	case model.AxisTP, model.AxisPP, model.AxisDP, model.AxisCP, model.AxisEP:
+	case model.AxisTP, model.AxisPP, model.AxisDP, model.AxisCP, model.AxisEP, model.AxisA2A:
 		return a.String()
 	default:
 		return "other"

@@ -59,14 +59,14 @@ func layers(a *measure.Activity) []layer {
 	other := Set(nil)
 	for ax := range a.Comm {
 		switch model.Axis(ax) {
-		case model.AxisTP, model.AxisPP, model.AxisCP, model.AxisEP:
+		case model.AxisTP, model.AxisPP, model.AxisCP, model.AxisEP, model.AxisA2A:
 		default:
 			other = measure.Union(other, a.Comm[ax])
 		}
 	}
 	pp := model.AxisPP
 	return []layer{{"compute", a.Compute}, {"tp_exposed", a.Comm[model.AxisTP]}, {"dp_exposed", other},
-		{"cp_exposed", a.Comm[model.AxisCP]}, {"ep_exposed", a.Comm[model.AxisEP]},
+		{"cp_exposed", a.Comm[model.AxisCP]}, {"ep_exposed", a.Comm[model.AxisEP]}, {"a2a_exposed", a.Comm[model.AxisA2A]},
 		{"pp_exposed", a.Transfer[pp]}, {"pp_wait", measure.Subtract(a.Comm[pp], a.Transfer[pp])},
 		{"memcpy", a.Memcpy}}
 }

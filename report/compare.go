@@ -107,8 +107,9 @@ func Compare(base, cur *result.Result, threshold float64) []Delta {
 	}
 	add("step", "ns", float64(base.StepNs), float64(cur.StepNs))
 	ds = append(ds, throughputDeltas(base, cur, g)...)
+	names := deltaNames(base, cur)
 	for i := 0; i < max(len(base.Stages), len(cur.Stages)); i++ {
-		add(fmt.Sprintf("stage %d bubble", i), "fraction", stageBubble(base, i), stageBubble(cur, i))
+		add(names.bubble(i), "fraction", stageBubble(base, i), stageBubble(cur, i))
 	}
 	for _, ax := range comparedAxes(base, cur, "TP", "PP", "DP") {
 		add("exposed "+ax, "ns", meanExposed(base, ax), meanExposed(cur, ax))
@@ -116,21 +117,21 @@ func Compare(base, cur *result.Result, threshold float64) []Delta {
 	for _, ax := range comparedAxes(base, cur, "TP", "DP") {
 		add("exposed wait "+ax, "ns", meanOf(base, ax, exposedWait), meanOf(cur, ax, exposedWait))
 	}
-	add("slowest stage compute", "ns", slowest(base), slowest(cur))
+	add(names.compute, "ns", slowest(base), slowest(cur))
 	for i := 0; i < max(len(base.Stages), len(cur.Stages)); i++ {
 		if b, n := stagePeak(base, i), stagePeak(cur, i); b > 0 || n > 0 {
-			add(fmt.Sprintf("stage %d peak memory", i), "bytes", b, n)
+			add(names.peak(i), "bytes", b, n)
 		}
 	}
 	ds = append(ds, rankDeltas(base, cur)...)
 	return append(ds, findingDeltas(base, cur, g)...)
 }
 
-// comparedAxes is always plus CP and EP when either run has exposed time
-// on them.
+// comparedAxes is always plus CP, EP and A2A when either run has exposed
+// time on them.
 func comparedAxes(base, cur *result.Result, always ...string) []string {
 	out := always
-	for _, ax := range []string{"CP", "EP"} {
+	for _, ax := range []string{"CP", "EP", "A2A"} {
 		if meanExposed(base, ax) > 0 || meanExposed(cur, ax) > 0 {
 			out = append(out, ax)
 		}
@@ -212,4 +213,24 @@ func throughputDeltas(base, cur *result.Result, g gate) []Delta {
 		}
 	}
 	return ds
+}
+
+// figureNames names the per-stage figures of a comparison: "stage 0
+// bubble", "slowest stage compute", "stage 0 peak memory"; when neither run
+// has a pipeline, "idle GPU" (the one stage's bubble is idle time),
+// "compute" and "peak memory".
+type figureNames struct {
+	bubble, peak func(stage int) string
+	compute      string
+}
+
+func deltaNames(base, cur *result.Result) figureNames {
+	if NoPipeline(base) && NoPipeline(cur) {
+		return figureNames{bubble: func(int) string { return "idle GPU" }, peak: func(int) string { return "peak memory" }, compute: "compute"}
+	}
+	return figureNames{
+		bubble:  func(i int) string { return fmt.Sprintf("stage %d bubble", i) },
+		peak:    func(i int) string { return fmt.Sprintf("stage %d peak memory", i) },
+		compute: "slowest stage compute",
+	}
 }

@@ -54,7 +54,11 @@ func (u Run) missing() string {
 
 // String is the run in one line.
 func (u Run) String() string {
-	return fmt.Sprintf("%s: %s, %s, %s m=%d, %d ranks, steps %s, step %s", u.Input, u.Tool, u.Layout, u.Schedule, u.Microbatches,
+	sched := fmt.Sprintf("%s m=%d", u.Schedule, u.Microbatches)
+	if u.Schedule == "none" && u.Microbatches == 0 {
+		sched = "no pipeline"
+	}
+	return fmt.Sprintf("%s: %s, %s, %s, %d ranks, steps %s, step %s", u.Input, u.Tool, u.Layout, sched,
 		u.WorldSize, u.Steps, units.Duration(u.StepNs))
 }
 

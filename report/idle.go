@@ -9,26 +9,61 @@ import (
 	"github.com/tpptrace/tpptrace/report/units"
 )
 
-// idleTable is the stage table of a job without a pipeline (PP = 1): its
-// one "stage" is every rank, and what the Result calls its bubble (the GPU
-// runs no compute and no communication) is plain idle time, with no ideal
-// to compare it with. Forward and backward columns appear only when the
-// passes were found.
-func idleTable(w io.Writer, res *result.Result) {
-	s := res.Stages[0]
-	passes := s.ForwardNs > 0 || s.BackwardNs > 0
+// rankTable is the table of a job without a pipeline (PP = 1), in place
+// of the stage table: a row per rank (or data-parallel replica) with its
+// compute, idle GPU time and the exposed communication of each axis that
+// communicates, then the mean over every rank. What the Result calls the
+// bubble of its one "stage" is not shown: without a pipeline there is none.
+func rankTable(w io.Writer, res *result.Result) {
+	tab := RankRows(res)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "ranks\tcompute ms\t"
-	row := fmt.Sprintf("%d\t%s\t", len(s.Ranks), units.Millis(s.ComputeNs))
-	if passes {
-		head += "fwd ms\tbwd ms\t"
-		row += fmt.Sprintf("%s\t%s\t", units.Millis(s.ForwardNs), units.Millis(s.BackwardNs))
+	head := map[string]string{"rank": "rank", "dp replica": "replica"}[tab.Unit] + "\tcompute ms\tidle ms\tidle\t"
+	for _, ax := range tab.Axes {
+		head += "exp " + ax + " ms\t"
 	}
-	head += "idle ms\tidle\texp TP ms\texp DP ms\t"
-	row += fmt.Sprintf("%s\t%s\t%s\t%s\t", units.Millis(s.BubbleNs), units.Percent(s.BubbleFraction),
-		units.Millis(s.ExposedNs["TP"]), units.Millis(s.ExposedNs["DP"]))
 	fmt.Fprintln(tw, head)
-	fmt.Fprintln(tw, row)
+	rows := tab.Rows
+	if len(res.Ranks) > 1 {
+		rows = append(rows, MeanRankRow(res))
+	}
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", r.Label, units.Millis(r.ComputeNs), units.Millis(r.IdleNs), units.Percent(r.IdleShare))
+		for _, ax := range tab.Axes {
+			fmt.Fprintf(tw, "%s\t", units.Millis(r.ExposedNs[ax]))
+		}
+		fmt.Fprintln(tw)
+	}
 	tw.Flush()
-	fmt.Fprintln(w, "no pipeline (PP = 1): idle is the GPU running no compute and no communication (copies at most), mean over ranks")
+	if line := passesLine(res); line != "" {
+		fmt.Fprintln(w, line)
+	}
+	if tab.Omitted > 0 {
+		fmt.Fprintf(w, "(%d more %ss, less idle and exposed, in --json)\n", tab.Omitted, tab.Unit)
+	}
+	fmt.Fprintln(w, RankTableNote(tab))
+}
+
+// RankTableNote says what the per-rank table's columns hold.
+func RankTableNote(tab RankTable) string {
+	note := "no pipeline (PP = 1): idle is the GPU running nothing (no kernel, no copy)"
+	if len(tab.Axes) > 0 {
+		note += "; exposed (exp) is communication with no compute under it"
+	}
+	note += ", per step"
+	for _, ax := range tab.Axes {
+		if ax == "A2A" {
+			note += "; A2A: all-to-all that is not expert parallelism (an embedding exchange)"
+		}
+	}
+	return note
+}
+
+// passesLine gives the forward and backward compute, mean over the ranks,
+// when the passes were found; "" otherwise.
+func passesLine(res *result.Result) string {
+	if len(res.Stages) != 1 || res.Stages[0].ForwardNs+res.Stages[0].BackwardNs == 0 {
+		return ""
+	}
+	s := res.Stages[0]
+	return fmt.Sprintf("passes (mean over ranks): forward %s ms, backward %s ms per step", units.Millis(s.ForwardNs), units.Millis(s.BackwardNs))
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -22,7 +23,7 @@ type TextOptions struct {
 func Text(w io.Writer, res *result.Result, opts TextOptions) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, header(res))
-	if len(res.Stages) > 0 {
+	if len(res.Stages) > 0 || NoPipeline(res) && len(res.Ranks) > 0 {
 		fmt.Fprintln(bw)
 		stageTable(bw, res)
 	}
@@ -37,14 +38,17 @@ func Text(w io.Writer, res *result.Result, opts TextOptions) error {
 
 func header(res *result.Result) string {
 	l := res.Layout
-	sched := res.Schedule
+	sched := "schedule " + res.Schedule
 	if res.Microbatches > 0 {
 		sched += fmt.Sprintf(" m=%d", res.Microbatches)
 	}
 	if res.VirtualStages > 1 {
 		sched += fmt.Sprintf(" v=%d", res.VirtualStages)
 	}
-	return fmt.Sprintf("%s%s · %s (%s, by %s) · schedule %s · step %s (%s)",
+	if NoPipeline(res) {
+		sched = "no pipeline"
+	}
+	return fmt.Sprintf("%s%s · %s (%s, by %s) · %s · step %s (%s)",
 		plural(int64(res.WorldSize), "rank"), MissingNote(res), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step")) +
 		throughput(res, " · ")
 }
@@ -101,12 +105,12 @@ func MFUText(res *result.Result) string {
 // time in which a send/recv waits for its neighbour is bubble, not listed
 // again.
 func stageTable(w io.Writer, res *result.Result) {
-	if res.Layout.PP <= 1 && len(res.Stages) == 1 {
-		idleTable(w, res)
+	if NoPipeline(res) {
+		rankTable(w, res)
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	extra := extraAxes(res.Layout)
+	extra := extraAxes(res.Layout, slices.Contains(commAxes(res), "A2A"))
 	head := "stage\tranks\tcompute ms\tfwd ms\tbwd ms\tbubble ms\tbubble\tideal\texp TP ms\tPP xfer ms\texp DP ms\t"
 	for _, ax := range extra {
 		head += "exp " + ax + " ms\t"
@@ -151,14 +155,18 @@ func hasPeakMem(stages []result.StageStats) bool {
 }
 
 // extraAxes are the context- and expert-parallel axes the layout uses,
-// which get their own exposed columns.
-func extraAxes(l result.Layout) []string {
+// and A2A when some rank runs such all-to-alls, which get their own
+// exposed columns.
+func extraAxes(l result.Layout, a2a bool) []string {
 	var out []string
 	if l.CP > 1 {
 		out = append(out, "CP")
 	}
 	if l.EP > 1 {
 		out = append(out, "EP")
+	}
+	if a2a {
+		out = append(out, "A2A")
 	}
 	return out
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/tpptrace/tpptrace/report/units"
 )
 
-// overview is the diagnosis at a glance: the job line, the stage table and
-// the top findings.
+// overview is the diagnosis at a glance: the job line, the stage table (a
+// rank table without a pipeline) and the top findings.
 type overview struct{ c *Common }
 
 func (o *overview) Title() string                       { return "Overview" }
@@ -22,7 +22,11 @@ func (o *overview) Update(tea.Msg) (Component, tea.Cmd) { return o, nil }
 func (o *overview) View() string {
 	r := o.c.Res
 	lines := []string{o.c.Styles.Title.Render(JobLine(r)), ""}
-	lines = append(lines, stageTable(o.c, r)...)
+	if noPipeline(r) {
+		lines = append(lines, rankOverview(o.c, r)...)
+	} else {
+		lines = append(lines, stageTable(o.c, r)...)
+	}
 	lines = append(lines, "", o.c.Styles.Header.Render("Top findings"))
 	for i, f := range r.Findings {
 		if i == 5 {
@@ -39,6 +43,9 @@ func JobLine(r *result.Result) string {
 	l := r.Layout
 	line := fmt.Sprintf("world %d%s · %s · %s m=%d · step %s · bubble ideal %s",
 		r.WorldSize, missingNote(r), l, r.Schedule, r.Microbatches, units.Duration(r.StepNs), idealBubble(r))
+	if noPipeline(r) {
+		line = noPipelineJobLine(r)
+	}
 	if r.TokensPerS > 0 {
 		line += " · " + units.Count(int64(r.TokensPerS+0.5)) + " tokens/s"
 	}

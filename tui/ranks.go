@@ -19,7 +19,7 @@ var sortKeys = []struct {
 }{
 	{"rank", func(r result.RankStats) int64 { return -int64(r.Rank) }},
 	{"compute", func(r result.RankStats) int64 { return r.ComputeNs }},
-	{"bubble", func(r result.RankStats) int64 { return r.BubbleNs }},
+	{"bubble", func(r result.RankStats) int64 { return r.BubbleNs }}, // "idle" without a pipeline, where the bubble is the idle time
 	{"exposed TP", func(r result.RankStats) int64 { return r.ExposedNs["TP"] }},
 	{"PP transfer", func(r result.RankStats) int64 { return r.BubblePPTransferNs }},
 	{"exposed DP", func(r result.RankStats) int64 { return r.ExposedNs["DP"] }},
@@ -45,7 +45,11 @@ func newRanks(c *Common) *ranks {
 func (r *ranks) Title() string    { return "Ranks" }
 func (r *ranks) SetSize(w, h int) { r.w, r.h = w, h }
 func (r *ranks) HelpLine() string {
-	return "j/k select · s sort by " + sortKeys[(r.sortBy+1)%len(sortKeys)].name
+	name := sortKeys[(r.sortBy+1)%len(sortKeys)].name
+	if name == "bubble" {
+		name = idleWord(r.c.Res)
+	}
+	return "j/k select · s sort by " + name
 }
 
 func (r *ranks) Update(msg tea.Msg) (Component, tea.Cmd) {
@@ -76,7 +80,14 @@ func (r *ranks) sorted() []result.RankStats {
 func (r *ranks) View() string {
 	head := fmt.Sprintf("  %-5s %-10s %-9s %9s %9s %8s %9s %9s %9s %10s", "rank", "host", "pp/dp/tp",
 		"step", "compute", "bubble", "exp TP", "PP xfer", "exp DP", "offset")
-	lines := []string{r.c.Styles.Header.Render(head + "   sorted by " + sortKeys[r.sortBy].name)}
+	if noPipeline(r.c.Res) {
+		head = noPipelineRanksHead(rankAxes(r.c.Res))
+	}
+	by := sortKeys[r.sortBy].name
+	if by == "bubble" {
+		by = idleWord(r.c.Res)
+	}
+	lines := []string{r.c.Styles.Header.Render(head + "   sorted by " + by)}
 	rows := r.sorted()
 	for i := r.top; i < len(rows) && i < r.top+max(r.h-2, 1); i++ {
 		lines = append(lines, r.line(rows[i], i == r.row))
@@ -93,6 +104,9 @@ func (r *ranks) line(x result.RankStats, selected bool) string {
 		fmt.Sprintf("%d/%d/%d", x.PP, x.DP, x.TP), units.Duration(x.StepNs), units.Duration(x.ComputeNs),
 		units.Percent(x.BubbleFraction), units.Duration(x.ExposedNs["TP"]), units.Duration(x.BubblePPTransferNs),
 		units.Duration(x.ExposedNs["DP"]), units.Duration(x.ClockOffsetNs))
+	if noPipeline(r.c.Res) {
+		s = noPipelineRanksLine(mark, x, rankAxes(r.c.Res))
+	}
 	switch {
 	case selected:
 		return r.c.Styles.Selected.Render(s)

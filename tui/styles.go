@@ -41,5 +41,5 @@ func asColor(c color.RGBA) color.Color { return c }
 var glyphs = map[string]rune{
 	palette.Compute: '█', palette.TPExposed: 'T', palette.TP: 't', palette.PPExposed: 'P', palette.PP: 'p',
 	palette.DPExposed: 'D', palette.DP: 'd', palette.CPExposed: 'C', palette.CP: 'c', palette.EPExposed: 'E',
-	palette.EP: 'e', palette.Memcpy: 'm', palette.PPWait: '·', palette.Bubble: '·', palette.Idle: ' ',
+	palette.EP: 'e', palette.A2AExposed: 'A', palette.A2A: 'a', palette.Memcpy: 'm', palette.PPWait: '·', palette.Bubble: '·', palette.Idle: ' ',
 }

@@ -140,8 +140,15 @@ func dominant(m map[string]int64) string {
 
 func legend(c *Common) string {
 	var parts []string
-	for _, cat := range []string{palette.Compute, palette.TPExposed, palette.TP, palette.PPExposed, palette.PP, palette.DPExposed, palette.DP} {
+	cats := []string{palette.Compute, palette.TPExposed, palette.TP, palette.PPExposed, palette.PP, palette.DPExposed, palette.DP}
+	if noPipeline(c.Res) {
+		cats = []string{palette.Compute, palette.TPExposed, palette.TP, palette.DPExposed, palette.DP, palette.A2AExposed, palette.A2A}
+	}
+	for _, cat := range cats {
 		parts = append(parts, c.Styles.Category[cat].Render(string(glyphs[cat]))+" "+cat)
+	}
+	if noPipeline(c.Res) {
+		return strings.Join(append(parts, "' ' idle"), "  ")
 	}
 	parts = append(parts, c.Styles.Category[palette.PPWait].Render(string(glyphs[palette.PPWait]))+
 		c.Styles.Category[palette.Bubble].Render(string(glyphs[palette.Bubble]))+" bubble (PP wait, idle)")
@@ -150,6 +157,9 @@ func legend(c *Common) string {
 
 func (t *timeline) rankLine(rank int) string {
 	for _, r := range t.c.Res.Ranks {
+		if r.Rank == rank && noPipeline(t.c.Res) {
+			return noPipelineRankLine(r, rankAxes(t.c.Res))
+		}
 		if r.Rank == rank {
 			return fmt.Sprintf("rank %d (pp%d dp%d tp%d, %s GPU %d): compute %s · bubble %s %s (PP wait %s) · exposed TP %s PP xfer %s DP %s",
 				r.Rank, r.PP, r.DP, r.TP, r.Host, r.LocalGPU, units.Duration(r.ComputeNs), units.Duration(r.BubbleNs),

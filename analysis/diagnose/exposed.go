@@ -27,7 +27,7 @@ func bubbleFinding(res *result.Result) []result.Finding {
 	if cost <= 0 {
 		return nil
 	}
-	f := result.Finding{Kind: result.KindBubble, CostNs: cost, Ranks: ranks, Remedy: remedyBubble,
+	f := result.Finding{Kind: result.KindBubble, CostNs: cost, Ranks: ranks, Remedy: bubbleRemedy(res),
 		Summary: fmt.Sprintf("pipeline bubble: GPUs wait %s per step (%s of the step)", dur(cost), pct(share(cost, res.StepNs)))}
 	for _, s := range res.Stages {
 		f.Stages = append(f.Stages, s.Stage)
@@ -75,7 +75,7 @@ func exposedFinding(res *result.Result, ax string, claims waitClaims) []result.F
 	}
 	xfer, _ := meanRanks(res, func(r result.RankStats) int64 { return r.ExposedTransferNs[ax] })
 	comm, _ := meanRanks(res, func(r result.RankStats) int64 { return r.CommNs[ax] })
-	f := result.Finding{Kind: "exposed_" + strings.ToLower(ax) + "_comm", Remedy: remedyOf(ax),
+	f := result.Finding{Kind: "exposed_" + strings.ToLower(ax) + "_comm", Remedy: exposedRemedy(res, ax, exposed, comm),
 		Evidence: []string{fmt.Sprintf("%s kernels run %s per step on average; %s of it overlaps compute", ax, dur(comm), pct(1-share(exposed, comm)))}}
 	if ax == "PP" {
 		ppShare(res, &f, exposed, xfer)
@@ -126,7 +126,7 @@ func axisShare(res *result.Result, f *result.Finding, ax string, exposed, xfer i
 	late, lateWho := claimed(res, claims.late, ax, wait-slow)
 	f.CostNs = exposed - slow - late
 	_, f.Ranks = meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs[ax] })
-	f.Summary = fmt.Sprintf("exposed %s communication: %s per step not hidden under compute", ax, dur(f.CostNs))
+	f.Summary = fmt.Sprintf("exposed %s communication: %s per step not hidden under compute", axisWords(ax), dur(f.CostNs))
 	if hasSplit(res) {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("of the %s exposed: %s waiting for the last member to arrive, %s transferring", dur(exposed), dur(wait), dur(xfer)))
 	}

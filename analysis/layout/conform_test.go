@@ -85,7 +85,8 @@ func TestInferOnRealDLRM(t *testing.T) {
 
 // TestInferOnSampledHTA: HTA's trace_filter set keeps a sample of each
 // rank's kernels and names no process group. Both ranks go to the
-// inferred DP world; rank 1's sequence differs, which a warning says.
+// inferred DP world, their all-to-alls to its A2A part; rank 1's sequence
+// differs, which a warning says.
 func TestInferOnSampledHTA(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(shared.Dir(t, "traces", "kineto", "hta_trace_filter_2rank"), "*.json.gz"))
 	tr, err := kineto.Read(context.Background(), files, source.Options{})
@@ -96,8 +97,9 @@ func TestInferOnSampledHTA(t *testing.T) {
 	if err != nil || l.DP != 2 || len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], "rank 1's sequence differs from rank 0's") {
 		t.Fatalf("Infer = %+v, %v; want DP2 and a warning about rank 1", l, err)
 	}
-	if len(tr.Comms) != 1 || tr.Comms[0].ID != layout.WorldID || tr.Comms[0].Axis != model.AxisDP || len(tr.Comms[0].Members) != 2 {
-		t.Errorf("comms %+v; want the inferred DP world of 2", tr.Comms)
+	if len(tr.Comms) != 2 || tr.Comms[0].ID != layout.WorldID || tr.Comms[0].Axis != model.AxisDP || len(tr.Comms[0].Members) != 2 ||
+		tr.Comms[1].Axis != model.AxisA2A || len(tr.Comms[1].Members) != 2 {
+		t.Errorf("comms %+v; want the inferred DP world of 2 and its all-to-all part (A2A)", tr.Comms)
 	}
 }
 

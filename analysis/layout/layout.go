@@ -56,6 +56,7 @@ func Infer(t *model.Trace, f Flags) (Layout, error) {
 	linkPeers(t)
 	labelByMembers(t)
 	labelByTraffic(t)
+	splitAllToAll(t)
 	l := decideSizes(t, f, world)
 	l.Order, l.Problems = orderOf(t, l, order, f.Order != "" || f.any())
 	assignCoords(t, l)

@@ -160,7 +160,8 @@ func TestInferWorldSizeMismatch(t *testing.T) {
 }
 
 // dlrmLike: 8 ranks, no communicators or metadata at all, all-reduce and
-// (all-to-all) send/recv kernels without peers, one host.
+// (all-to-all) send/recv kernels without peers, one host. The all-to-alls
+// (3 per rank, not per-layer traffic) are the embedding exchange: A2A.
 func TestInferPureDPWithoutMetadata(t *testing.T) {
 	j := newLayoutJob(8, 8, 1)
 	j.kernels(-1, model.OpAllReduce, 3, allRanks(8), nil)
@@ -174,8 +175,13 @@ func TestInferPureDPWithoutMetadata(t *testing.T) {
 		t.Errorf("rank 5 coord %+v", tr.Ranks[5].Coord)
 	}
 	for c := range tr.Colls.Comm {
-		if comm := tr.Colls.Comm[c]; comm < 0 || tr.Comms[comm].ID != WorldID || tr.Comms[comm].Axis != model.AxisDP {
-			t.Fatalf("row %d: comm %d; every kernel of a job without pipeline goes to the inferred DP world, none to PP", c, comm)
+		want, axis := WorldID, model.AxisDP
+		if tr.Colls.Op[c] == model.OpAllToAll {
+			want, axis = WorldID+"/all_to_all", model.AxisA2A
+		}
+		if comm := tr.Colls.Comm[c]; comm < 0 || tr.Comms[comm].ID != want || tr.Comms[comm].Axis != axis {
+			t.Fatalf("row %d (%v): comm %d; every all-reduce of a job without pipeline goes to the inferred DP world, "+
+				"every all-to-all to its A2A part, none to PP", c, tr.Colls.Op[c], comm)
 		}
 	}
 }

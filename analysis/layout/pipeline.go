@@ -146,7 +146,7 @@ func pipelineOf(r int32, l Layout, o order) []int32 {
 // labelByLayout labels communicators whose members form one group of an
 // axis under the decided layout: overriding other evidence when the layout
 // comes from flags, else only those still unknown. A group of every rank
-// is WORLD.
+// is WORLD. An A2A group is relabelled only as EP.
 func labelByLayout(t *model.Trace, l Layout, flags bool) {
 	o, _ := parseOrder(l.Order)
 	world := worldSize(t)
@@ -161,6 +161,7 @@ func labelByLayout(t *model.Trace, l Layout, flags bool) {
 			by = model.AxisByFlag
 		}
 		switch {
+		case c.Axis == model.AxisA2A && a != model.AxisEP: // an embedding all-to-all stays one, unless the flags' EP groups say otherwise
 		case a != model.AxisUnknown:
 			c.Axis, c.AxisBy = a, by
 		case len(c.Members) == world && c.Axis == model.AxisUnknown:

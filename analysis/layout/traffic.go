@@ -85,7 +85,8 @@ func countTraffic(t *model.Trace) []commStats {
 
 // labelByTraffic labels the communicators still unknown: p2p-only pairs are
 // PP; a group of every rank is WORLD when smaller groups exist, else DP;
-// groups mostly running all-to-all are EP; the rest, grouped by size and
+// groups mostly running all-to-all are EP when it is per-layer traffic,
+// else A2A (alltoall.go); the rest, grouped by size and
 // stride (the groups of one axis share both), take TP, CP, DP in order of decreasing kernels per member and step.
 func labelByTraffic(t *model.Trace) {
 	st := countTraffic(t)
@@ -94,6 +95,7 @@ func labelByTraffic(t *model.Trace) {
 	classes := map[[2]int32][]int{} // (member count, stride) → unknown communicators
 	var silent []int                // unknown groups that ran nothing
 	epFree := !axisUsed(t, model.AxisEP)
+	steps := stepCount(t)
 	for i := range t.Comms {
 		c := &t.Comms[i]
 		if c.Axis != model.AxisUnknown || len(c.Members) < 2 {
@@ -104,8 +106,8 @@ func labelByTraffic(t *model.Trace) {
 			c.Axis, c.AxisBy = model.AxisPP, model.AxisByTraffic
 		case len(c.Members) == world:
 			c.Axis, c.AxisBy = worldOrDP(smaller), model.AxisByTraffic
-		case s.kernels > 0 && 2*s.allToAll > s.kernels && epFree:
-			c.Axis, c.AxisBy = model.AxisEP, model.AxisByTraffic
+		case s.kernels > 0 && 2*s.allToAll > s.kernels && allToAllAxis(s, len(c.Members), steps, epFree) != model.AxisUnknown:
+			c.Axis, c.AxisBy = allToAllAxis(s, len(c.Members), steps, epFree), model.AxisByTraffic
 		case s.kernels > 0:
 			k := [2]int32{int32(len(c.Members)), c.Members[1] - c.Members[0]}
 			classes[k] = append(classes[k], i)

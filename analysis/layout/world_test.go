@@ -40,14 +40,15 @@ func TestInferWorldOnSameSequences(t *testing.T) {
 	if err != nil || l.TP != 1 || l.PP != 1 || l.DP != 4 || l.By != "traffic" || len(l.Problems)+len(l.Warnings) > 0 {
 		t.Fatalf("Infer = %+v, %v; want TP1 PP1 DP4 by traffic", l, err)
 	}
-	if len(tr.Comms) != 1 || tr.Comms[0].ID != WorldID || len(tr.Comms[0].Members) != 4 ||
-		tr.Comms[0].Axis != model.AxisDP || tr.Comms[0].AxisBy != model.AxisByTraffic {
-		t.Fatalf("comms %+v; want one inferred DP world of 4", tr.Comms)
+	if len(tr.Comms) != 2 || tr.Comms[0].ID != WorldID || len(tr.Comms[0].Members) != 4 ||
+		tr.Comms[0].Axis != model.AxisDP || tr.Comms[0].AxisBy != model.AxisByTraffic ||
+		tr.Comms[1].ID != WorldID+"/all_to_all" || len(tr.Comms[1].Members) != 4 || tr.Comms[1].Axis != model.AxisA2A {
+		t.Fatalf("comms %+v; want one inferred DP world of 4 and its all-to-all part, A2A", tr.Comms)
 	}
 	seqs := map[int64][]int32{}
 	for i := 0; i < tr.Events.Len(); i++ {
 		c := tr.Events.Coll[i]
-		if tr.Colls.Comm[c] != 0 || tr.Colls.Op[c] == model.OpSendRecv {
+		if want := int32(map[bool]int{true: 1}[tr.Colls.Op[c] == model.OpAllToAll]); tr.Colls.Comm[c] != want || tr.Colls.Op[c] == model.OpSendRecv {
 			t.Fatalf("event %d: comm %d op %v", i, tr.Colls.Comm[c], tr.Colls.Op[c])
 		}
 		seqs[tr.Colls.Seq[c]] = append(seqs[tr.Colls.Seq[c]], tr.Events.Rank[i])

@@ -8,7 +8,7 @@ import (
 
 // NAxes is the number of model.Axis values; per-axis figures are arrays
 // indexed by model.Axis.
-const NAxes = int(model.AxisWorld) + 1
+const NAxes = int(model.AxisA2A) + 1
 
 // Activity is one rank's GPU activity over the whole trace, on its own
 // clock: one Set per class of GPU event.

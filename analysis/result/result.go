@@ -16,8 +16,10 @@ import (
 // SchemaVersion is the version of the JSON form written by this build.
 const SchemaVersion = 1
 
-// Axes are the keys used in per-axis maps.
-var Axes = []string{"TP", "PP", "DP", "CP", "EP"}
+// Axes are the keys used in per-axis maps. "A2A" is all-to-all traffic
+// that is not expert parallelism (a recommender's embedding exchange):
+// not a layout axis, it has no size or coordinate.
+var Axes = []string{"TP", "PP", "DP", "CP", "EP", "A2A"}
 
 // Result is the outcome of analysing one job.
 type Result struct {
@@ -225,6 +227,7 @@ const (
 	KindExposedTP   = "exposed_tp_comm"
 	KindExposedPP   = "exposed_pp_comm"
 	KindExposedDP   = "exposed_dp_comm"
+	KindExposedA2A  = "exposed_a2a_comm" // an all-to-all that is not expert parallelism (embedding exchange)
 	KindImbalance   = "stage_imbalance"
 	KindSlowRank    = "slow_rank"
 	KindTopology    = "topology"
@@ -307,7 +310,7 @@ type TimelineRow struct {
 
 // Segment is a run of one category. Category is one of "compute",
 // "tp", "pp", "dp", "tp_exposed", "pp_exposed", "dp_exposed", "cp_exposed",
-// "ep_exposed", "memcpy", "pp_wait", "bubble", "idle" (exposed =
+// "ep_exposed", "a2a_exposed", "memcpy", "pp_wait", "bubble", "idle" (exposed =
 // communication with no compute under it).
 //
 // With pipeline parallelism the bubble (nothing but PP communication,

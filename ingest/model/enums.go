@@ -87,10 +87,15 @@ const (
 	AxisCP           // context parallel
 	AxisEP           // expert parallel
 	AxisWorld        // the default process group spanning every rank
+	// AxisA2A is all-to-all traffic that is not expert parallelism: the
+	// embedding exchange of a recommender (DLRM, TorchRec), run over the
+	// world or a data-parallel group. Not a layout axis: it has no size
+	// and no coordinate.
+	AxisA2A
 	axisCount
 )
 
-var axisNames = [...]string{"unknown", "TP", "PP", "DP", "CP", "EP", "WORLD"}
+var axisNames = [...]string{"unknown", "TP", "PP", "DP", "CP", "EP", "WORLD", "A2A"}
 
 func (a Axis) String() string { return nameOf(axisNames[:], a, "unknown") }
 

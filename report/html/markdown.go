@@ -36,6 +36,7 @@ func MarkdownWith(w io.Writer, r *result.Result, figs []Rendered, figdir string,
 		fmt.Fprintf(&b, "\n## %s\n\n![%s](%s)\n\n%s ([SVG](%s))\n", f.Title, f.Title, png, md(f.Caption), svg)
 	}
 	mdStages(&b, stageRows(r))
+	mdRanks(&b, rankTable(r))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -73,4 +74,31 @@ func mdStages(b *strings.Builder, rows []stageRow) {
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", stage, s.Ranks, s.Compute, s.TP, s.PP, s.DP, s.Bubble, s.Wait, s.Fraction, s.Ideal)
 	}
+}
+
+// mdRanks writes the rank table of a job without a pipeline.
+func mdRanks(b *strings.Builder, v *rankView) {
+	if v == nil {
+		return
+	}
+	fmt.Fprintf(b, "\n## Ranks\n\n| %s | compute | idle GPU | idle share |", v.Unit)
+	for _, ax := range v.Axes {
+		fmt.Fprintf(b, " exposed %s |", ax)
+	}
+	b.WriteString("\n|---|--:|--:|--:|" + strings.Repeat("--:|", len(v.Axes)) + "\n")
+	for _, r := range v.Rows {
+		fmt.Fprintf(b, "| %s | %s | %s | %s |", r.Label, r.Compute, r.Idle, r.Share)
+		for _, e := range r.Exposed {
+			fmt.Fprintf(b, " %s |", e)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(b, "\n%s.", md(v.Note))
+	if v.Passes != "" {
+		b.WriteString(" " + v.Passes)
+	}
+	if v.Omitted > 0 {
+		fmt.Fprintf(b, " %d more rows, less idle and exposed, are in the JSON Result.", v.Omitted)
+	}
+	b.WriteString("\n")
 }

@@ -16,6 +16,7 @@ type pageData struct {
 	Meta     []meta
 	Findings []finding
 	Stages   []stageRow
+	Ranks    *rankView // a job without a pipeline: its rank table, in place of Stages
 	Slow     []slowRow
 	Figures  []figure
 	Cmp      *compareView // nil without a baseline
@@ -42,7 +43,7 @@ func slowRows(r *result.Result) []slowRow {
 }
 
 func newPageData(r *result.Result, figs []Rendered, o Options) pageData {
-	d := pageData{R: r, Meta: metadata(r), Findings: findings(r), Stages: stageRows(r), Slow: slowRows(r), Cmp: newCompareView(o.Baseline),
+	d := pageData{R: r, Meta: metadata(r), Findings: findings(r), Stages: stageRows(r), Ranks: rankTable(r), Slow: slowRows(r), Cmp: newCompareView(o.Baseline),
 		Skipped: report.SkippedLines(r.Skipped)}
 	for _, f := range figs {
 		d.Figures = append(d.Figures, figure{Name: f.Name, Title: f.Title, Caption: f.Caption, Src: template.URL(f.DataURI())})
@@ -94,6 +95,9 @@ figure{margin:1.5em 0}img{max-width:100%;height:auto;border:1px solid #eee}figca
 {{with .Stages}}<h2>Stages</h2><table><tr><th>stage</th><th>ranks</th><th>compute</th><th>exposed TP</th><th>PP transfer</th><th>exposed DP</th><th>bubble</th><th>of it PP wait</th><th>bubble share</th><th>ideal</th></tr>
 {{range .}}<tr{{if .Bottleneck}} class="bottleneck"{{end}}><td>{{.Stage}}</td><td class="num">{{.Ranks}}</td><td class="num">{{.Compute}}</td><td class="num">{{.TP}}</td><td class="num">{{.PP}}</td><td class="num">{{.DP}}</td><td class="num">{{.Bubble}}</td><td class="num">{{.Wait}}</td><td class="num">{{.Fraction}}</td><td class="num">{{.Ideal}}</td></tr>
 {{end}}</table>{{end}}
+{{with .Ranks}}<h2>Ranks</h2><table><tr><th>{{.Unit}}</th><th>compute</th><th>idle GPU</th><th>idle share</th>{{range .Axes}}<th>exposed {{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td>{{.Label}}</td><td class="num">{{.Compute}}</td><td class="num">{{.Idle}}</td><td class="num">{{.Share}}</td>{{range .Exposed}}<td class="num">{{.}}</td>{{end}}</tr>
+{{end}}</table><p>{{.Note}}.{{with .Passes}} {{.}}{{end}}{{if .Omitted}} {{.Omitted}} more rows, less idle and exposed, are in the JSON Result.{{end}}</p>{{end}}
 {{with .Slow}}<h2>Slow ranks</h2><table><tr><th>rank</th><th>score</th><th>slower by</th><th>others wait per step</th><th>evidence</th></tr>
 {{range .}}<tr><td>{{.Rank}}</td><td class="num">{{.Score}}</td><td class="num">{{.Excess}}</td><td class="num">{{.Blame}}</td><td>{{range .Evidence}}{{.}}<br>{{end}}</td></tr>
 {{end}}</table>{{end}}

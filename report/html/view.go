@@ -26,17 +26,23 @@ func metadata(r *result.Result) []meta {
 	if r.VirtualStages > 1 {
 		sched += fmt.Sprintf(", %d chunks per stage", r.VirtualStages)
 	}
-	return append([]meta{
+	pipeline := []meta{{"schedule", fmt.Sprintf("%s, %d microbatches", sched, r.Microbatches)}}
+	if report.NoPipeline(r) {
+		pipeline = []meta{{"pipeline", "none (PP = 1)"}}
+	}
+	out := append([]meta{
 		{"tool", r.Tool},
 		{"ranks", fmt.Sprint(r.WorldSize) + report.MissingNote(r)},
 		{"layout", layout},
-		{"schedule", fmt.Sprintf("%s, %d microbatches", sched, r.Microbatches)},
-		{"steps analysed", stepsLine(r.Iterations)},
-		{"step time", units.Duration(r.StepNs)},
-		{"bottleneck stage", fmt.Sprintf("%d (imbalance %.2f)", r.BottleneckStage, r.StageImbalance)},
-		{"clock alignment", fmt.Sprintf("%s, residual %s over %d collectives", r.Clock.Method, units.Duration(r.Clock.ResidualNs), r.Clock.Matched)},
-		{"sources", sourcesLine(r.Sources)},
-	}, throughputMeta(r)...)
+	}, pipeline...)
+	out = append(out, meta{"steps analysed", stepsLine(r.Iterations)}, meta{"step time", units.Duration(r.StepNs)})
+	if !report.NoPipeline(r) {
+		out = append(out, meta{"bottleneck stage", fmt.Sprintf("%d (imbalance %.2f)", r.BottleneckStage, r.StageImbalance)})
+	}
+	out = append(out,
+		meta{"clock alignment", fmt.Sprintf("%s, residual %s over %d collectives", r.Clock.Method, units.Duration(r.Clock.ResidualNs), r.Clock.Matched)},
+		meta{"sources", sourcesLine(r.Sources)})
+	return append(out, throughputMeta(r)...)
 }
 
 // throughputMeta is the tokens/s and MFU lines, when the user gave the
@@ -87,6 +93,9 @@ type stageRow struct {
 }
 
 func stageRows(r *result.Result) []stageRow {
+	if report.NoPipeline(r) {
+		return nil // the rank table instead
+	}
 	rows := make([]stageRow, len(r.Stages))
 	for i, s := range r.Stages {
 		rows[i] = stageRow{
@@ -108,17 +117,18 @@ type finding struct {
 func findings(r *result.Result) []finding {
 	out := make([]finding, len(r.Findings))
 	for i, f := range r.Findings {
-		out[i] = finding{Finding: f, Cost: units.Duration(f.CostNs), Share: units.Percent(f.CostShare), Where: where(f)}
+		out[i] = finding{Finding: f, Cost: units.Duration(f.CostNs), Share: units.Percent(f.CostShare), Where: where(f, !report.NoPipeline(r))}
 	}
 	return out
 }
 
-func where(f result.Finding) string {
+// where names a finding's ranks, and its stages when the job has a pipeline.
+func where(f result.Finding, stages bool) string {
 	var parts []string
 	if len(f.Ranks) > 0 {
 		parts = append(parts, "ranks "+joinInts(f.Ranks))
 	}
-	if len(f.Stages) > 0 {
+	if len(f.Stages) > 0 && stages {
 		parts = append(parts, "stages "+joinInts(f.Stages))
 	}
 	return strings.Join(parts, "; ")
@@ -130,4 +140,45 @@ func joinInts(v []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ", ")
+}
+
+// rankView is the rank table of a job without a pipeline, formatted:
+// what a row is, the exposed axes, the rows (the mean last) and the note.
+type rankView struct {
+	Unit    string
+	Axes    []string
+	Rows    []rankViewRow
+	Omitted int
+	Note    string
+	Passes  string
+}
+
+type rankViewRow struct {
+	Label, Compute, Idle, Share string
+	Exposed                     []string // per Axes
+}
+
+// rankTable is nil for a job with a pipeline.
+func rankTable(r *result.Result) *rankView {
+	if !report.NoPipeline(r) {
+		return nil
+	}
+	tab := report.RankRows(r)
+	v := &rankView{Unit: tab.Unit, Axes: tab.Axes, Omitted: tab.Omitted, Note: report.RankTableNote(tab)}
+	rows := tab.Rows
+	if len(r.Ranks) > 1 {
+		rows = append(rows, report.MeanRankRow(r))
+	}
+	for _, row := range rows {
+		vr := rankViewRow{Label: row.Label, Compute: units.Duration(row.ComputeNs), Idle: units.Duration(row.IdleNs), Share: units.Percent(row.IdleShare)}
+		for _, ax := range tab.Axes {
+			vr.Exposed = append(vr.Exposed, units.Duration(row.ExposedNs[ax]))
+		}
+		v.Rows = append(v.Rows, vr)
+	}
+	if len(r.Stages) == 1 && r.Stages[0].ForwardNs+r.Stages[0].BackwardNs > 0 {
+		v.Passes = fmt.Sprintf("Passes, mean over the ranks: forward %s, backward %s per step.",
+			units.Duration(r.Stages[0].ForwardNs), units.Duration(r.Stages[0].BackwardNs))
+	}
+	return v
 }

@@ -19,26 +19,28 @@ import (
 
 // Timeline categories, as in result.Segment.Category.
 const (
-	Compute   = "compute"
-	TP        = "tp"
-	PP        = "pp"
-	DP        = "dp"
-	CP        = "cp"
-	EP        = "ep"
-	TPExposed = "tp_exposed"
-	PPExposed = "pp_exposed"
-	DPExposed = "dp_exposed"
-	CPExposed = "cp_exposed"
-	EPExposed = "ep_exposed"
-	Memcpy    = "memcpy"
-	PPWait    = "pp_wait" // a PP send/recv waiting for its neighbour: part of the bubble
-	Bubble    = "bubble"
-	Idle      = "idle"
+	Compute    = "compute"
+	TP         = "tp"
+	PP         = "pp"
+	DP         = "dp"
+	CP         = "cp"
+	EP         = "ep"
+	TPExposed  = "tp_exposed"
+	PPExposed  = "pp_exposed"
+	DPExposed  = "dp_exposed"
+	CPExposed  = "cp_exposed"
+	EPExposed  = "ep_exposed"
+	A2A        = "a2a" // all-to-all that is not expert parallelism (embedding exchange)
+	A2AExposed = "a2a_exposed"
+	Memcpy     = "memcpy"
+	PPWait     = "pp_wait" // a PP send/recv waiting for its neighbour: part of the bubble
+	Bubble     = "bubble"
+	Idle       = "idle"
 )
 
 // Categories lists every category in legend order.
 var Categories = []string{Compute, TPExposed, TP, PPExposed, PP, DPExposed, DP,
-	CPExposed, CP, EPExposed, EP, Memcpy, PPWait, Bubble, Idle}
+	CPExposed, CP, EPExposed, EP, A2AExposed, A2A, Memcpy, PPWait, Bubble, Idle}
 
 // Okabe–Ito colours.
 var (
@@ -52,9 +54,10 @@ var (
 	black      = color.RGBA{0x00, 0x00, 0x00, 0xFF}
 	lightGrey  = color.RGBA{0xDD, 0xDD, 0xDD, 0xFF}
 	darkGrey   = color.RGBA{0x55, 0x55, 0x55, 0xFF}
+	indigo     = color.RGBA{0x33, 0x22, 0x88, 0xFF} // Paul Tol's indigo: A2A, past the eight Okabe–Ito colours
 )
 
-var axisColour = map[string]color.RGBA{TP: orange, PP: purple, DP: green, CP: skyBlue, EP: darkGrey}
+var axisColour = map[string]color.RGBA{TP: orange, PP: purple, DP: green, CP: skyBlue, EP: darkGrey, A2A: indigo}
 
 // Color returns the colour of a category; unknown categories are black.
 func Color(category string) color.RGBA {

@@ -59,7 +59,7 @@ func TestHexAndLabel(t *testing.T) {
 // The main categories stay apart for a deuteranope and a protanope:
 // simulate both (Machado et al. 2009, severity 1) and compare distances.
 func TestDistinctUnderColourBlindness(t *testing.T) {
-	main := []string{Compute, TPExposed, PPExposed, DPExposed, CPExposed, EPExposed, Memcpy, PPWait, Bubble, Idle}
+	main := []string{Compute, TPExposed, PPExposed, DPExposed, CPExposed, EPExposed, A2AExposed, Memcpy, PPWait, Bubble, Idle}
 	sims := map[string][3][3]float64{
 		"deuteranopia": {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}},
 		"protanopia":   {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}},

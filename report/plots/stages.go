@@ -27,7 +27,7 @@ func exposed(axis string) stack {
 // exposed PP time outside those is not drawn: it is mostly the wait.
 var stageStacks = []stack{
 	{palette.Compute, func(s result.StageStats) int64 { return s.ComputeNs }},
-	exposed("TP"), exposed("DP"), exposed("CP"), exposed("EP"),
+	exposed("TP"), exposed("DP"), exposed("CP"), exposed("EP"), exposed("A2A"),
 	{palette.PPExposed, func(s result.StageStats) int64 { return s.BubblePPTransferNs }},
 	{palette.PPWait, func(s result.StageStats) int64 { return s.BubblePPWaitNs }},
 	{palette.Bubble, func(s result.StageStats) int64 {
@@ -36,8 +36,12 @@ var stageStacks = []stack{
 }
 
 // StageBars draws per-stage stacked bars of compute, exposed communication
-// per axis and bubble, in ms per step.
+// per axis and bubble, in ms per step; for a job without a pipeline, the
+// rank bars instead.
 func StageBars(r *result.Result) (Figure, bool) {
+	if noPipeline(r) {
+		return RankBars(r)
+	}
 	if len(r.Stages) == 0 {
 		return Figure{}, false
 	}

@@ -26,31 +26,40 @@ func Timeline(r *result.Result) (Figure, bool) {
 	if r.Timeline == nil || len(r.Timeline.Rows) == 0 || r.Timeline.EndNs <= r.Timeline.StartNs {
 		return Figure{}, false
 	}
-	rows, names := timelineRows(r.Timeline.Rows, r.Timeline.EndNs-r.Timeline.StartNs)
+	rows, names := timelineRows(r.Timeline.Rows, r.Timeline.EndNs-r.Timeline.StartNs, !noPipeline(r))
 	g := &gantt{rows: rows, start: r.Timeline.StartNs, end: r.Timeline.EndNs}
 	p := newPlot(fmt.Sprintf("Step %d on the aligned clock", r.Timeline.Iteration), "time since step start (ms)", "")
 	p.Add(g)
 	p.NominalY(names...)
 	p.Y.Tick.Label.Font.Size = vg.Points(8)
+	caption := "Each row is a rank (or one rank per stage), its bars the step classified: compute, communication " +
+		"exposed (nothing computes under it) or overlapped (pale, under compute), memcpy, and the bubble: a pipeline " +
+		"send/recv waiting for its neighbour (bubble: PP wait) or nothing running; PP exposed is the transfer itself."
+	if noPipeline(r) {
+		caption = fmt.Sprintf("Each row is a rank (the first %d when there are more), its bars the step classified: compute, communication "+
+			"exposed (nothing computes under it) or overlapped (pale, under compute), memcpy, and idle: the GPU runs nothing.", MaxTimelineRanks)
+	}
 	return Figure{
 		Name: "timeline", Title: "Timeline of one step",
-		Caption: "Each row is a rank (or one rank per stage), its bars the step classified: compute, communication " +
-			"exposed (nothing computes under it) or overlapped (pale, under compute), memcpy, and the bubble: a pipeline " +
-			"send/recv waiting for its neighbour (bubble: PP wait) or nothing running; PP exposed is the transfer itself.",
-		Width: 26 * vg.Centimeter, Height: vg.Length(len(rows))*0.55*vg.Centimeter + 3.5*vg.Centimeter,
+		Caption: caption,
+		Width:   26 * vg.Centimeter, Height: vg.Length(len(rows))*0.55*vg.Centimeter + 3.5*vg.Centimeter,
 		draw: withLegendRight(p, categoryLegend(g.present()), 4.2*vg.Centimeter),
 	}, true
 }
 
 // timelineRows orders rows by stage then rank, top first, and keeps one
-// rank per stage when there are too many.
-func timelineRows(in []result.TimelineRow, span int64) ([]result.TimelineRow, []string) {
+// rank per stage when there are too many (without a pipeline, the first
+// ranks).
+func timelineRows(in []result.TimelineRow, span int64, pipeline bool) ([]result.TimelineRow, []string) {
 	rows := slices.Clone(in)
 	slices.SortFunc(rows, func(a, b result.TimelineRow) int {
 		return cmp.Or(cmp.Compare(a.Stage, b.Stage), cmp.Compare(a.Rank, b.Rank))
 	})
-	if len(rows) > MaxTimelineRanks {
+	switch {
+	case len(rows) > MaxTimelineRanks && pipeline:
 		rows = slices.CompactFunc(rows, func(a, b result.TimelineRow) bool { return a.Stage == b.Stage })
+	case len(rows) > MaxTimelineRanks:
+		rows = rows[:MaxTimelineRanks]
 	}
 	for i := range rows {
 		rows[i].Segments = mergeRuns(rows[i].Segments, span/4000)
@@ -58,7 +67,10 @@ func timelineRows(in []result.TimelineRow, span int64) ([]result.TimelineRow, []
 	slices.Reverse(rows) // NominalY puts the first name at the bottom
 	names := make([]string, len(rows))
 	for i, row := range rows {
-		names[i] = fmt.Sprintf("stage %d · rank %d", row.Stage, row.Rank)
+		names[i] = fmt.Sprintf("rank %d", row.Rank)
+		if pipeline {
+			names[i] = fmt.Sprintf("stage %d · %s", row.Stage, names[i])
+		}
 	}
 	return rows, names
 }

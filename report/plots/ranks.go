@@ -1,0 +1,83 @@
+package plots
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/palette"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// noPipeline reports whether the job has no pipeline (PP = 1, at most one
+// stage): its figures speak of ranks, not stages or a bubble.
+func noPipeline(r *result.Result) bool { return r.Layout.PP <= 1 && len(r.Stages) <= 1 }
+
+// rankAxes are the axes whose exposed time the rank bars stack, bottom up.
+var rankAxes = []string{"TP", "DP", "CP", "EP", "A2A", "other"}
+
+// RankBars draws, for a job without a pipeline, one stacked bar per rank
+// (up to MaxTimelineRanks, the first ones): compute, the exposed
+// communication of each axis and the idle GPU, in ms per step.
+func RankBars(r *result.Result) (Figure, bool) {
+	ranks := r.Ranks[:min(len(r.Ranks), MaxTimelineRanks)]
+	if len(ranks) == 0 {
+		return Figure{}, false
+	}
+	layers := []stack{{palette.Compute, nil}}
+	for _, ax := range rankAxes {
+		layers = append(layers, stack{palette.Exposed(ax), nil})
+	}
+	layers = append(layers, stack{palette.Idle, nil})
+	p := newPlot("Where each rank's step goes", "", "ms per step")
+	l := plot.NewLegend()
+	var prev *plotter.BarChart
+	for _, st := range layers {
+		vals := rankValues(ranks, st.cat)
+		if !slices.ContainsFunc(vals, func(v float64) bool { return v > 0 }) {
+			continue
+		}
+		b, err := plotter.NewBarChart(vals, barWidth(len(ranks)))
+		if err != nil {
+			continue
+		}
+		b.Color, b.LineStyle.Width = palette.Color(st.cat), 0
+		if prev != nil {
+			b.StackOn(prev)
+		}
+		p.Add(b)
+		l.Add(palette.Label(st.cat), swatch{palette.Color(st.cat)})
+		prev = b
+	}
+	names := make([]string, len(ranks))
+	for i, rk := range ranks {
+		names[i] = fmt.Sprintf("rank %d", rk.Rank)
+	}
+	p.NominalX(names...)
+	return Figure{
+		Name: "ranks", Title: "Per-rank breakdown",
+		Caption: "Each rank's step, per step: compute, communication with no compute under it (exposed, per axis) and " +
+			"the idle GPU (no kernel, no copy). A rank with a taller idle or exposed part than its peers waits for them, or they for it.",
+		Width: 18 * vg.Centimeter, Height: 11 * vg.Centimeter, draw: withLegendRight(p, l, 4.2*vg.Centimeter),
+	}, true
+}
+
+// rankValues is each rank's figure of category cat, in ms.
+func rankValues(ranks []result.RankStats, cat string) plotter.Values {
+	vals := make(plotter.Values, len(ranks))
+	for i, rk := range ranks {
+		var ns int64
+		switch cat {
+		case palette.Compute:
+			ns = rk.ComputeNs
+		case palette.Idle:
+			ns = rk.IdleNs
+		default:
+			ns = rk.ExposedNs[palette.Axis(cat)]
+		}
+		vals[i] = float64(ns) / 1e6
+	}
+	return vals
+}
