@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -46,7 +47,48 @@ func header(res *result.Result) string {
 	}
 	return fmt.Sprintf("%s · %s (%s, by %s) · schedule %s · step %s (%s)",
 		plural(int64(res.WorldSize), "rank"), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step")) +
-		throughput(res, " · ")
+		throughput(res, " · ") + unaligned(res, " · ")
+}
+
+// unaligned is UnalignedText after sep, or "".
+func unaligned(res *result.Result, sep string) string {
+	if t := UnalignedText(res); t != "" {
+		return sep + t
+	}
+	return ""
+}
+
+// UnalignedText names the ranks whose clock could not be aligned: "clocks
+// of ranks 16–63 could not be aligned", or "" when every clock was.
+func UnalignedText(res *result.Result) string {
+	rs := res.Clock.UnalignedRanks
+	switch len(rs) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("clock of rank %d could not be aligned", rs[0])
+	}
+	return fmt.Sprintf("clocks of ranks %s could not be aligned", RankSpans(rs))
+}
+
+// RankSpans writes sorted ranks with runs collapsed: "16–63, 70".
+func RankSpans(rs []int) string {
+	var b strings.Builder
+	for i := 0; i < len(rs); {
+		j := i
+		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
+			j++
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, rs[i])
+		if j > i {
+			fmt.Fprintf(&b, "–%d", rs[j])
+		}
+		i = j + 1
+	}
+	return b.String()
 }
 
 // throughput is res's tokens/s and MFU (or achieved TFLOP/s per GPU

@@ -245,6 +245,9 @@ type ClockStats struct {
 	Method     string `json:"method"`      // "collective-end", "none"
 	ResidualNs int64  `json:"residual_ns"` // median absolute residual of matched collective ends after alignment
 	Matched    int    `json:"matched"`     // collective instances used
+	// UnalignedRanks are the ranks that no chain of matched collectives or
+	// transfers joins to rank 0: their offset is unknown (left at 0).
+	UnalignedRanks []int `json:"unaligned_ranks,omitempty"`
 }
 
 // RankStep is one rank's figures in one step.

@@ -34,9 +34,19 @@ func metadata(r *result.Result) []meta {
 		{"steps analysed", stepsLine(r.Iterations)},
 		{"step time", units.Duration(r.StepNs)},
 		{"bottleneck stage", fmt.Sprintf("%d (imbalance %.2f)", r.BottleneckStage, r.StageImbalance)},
-		{"clock alignment", fmt.Sprintf("%s, residual %s over %d collectives", r.Clock.Method, units.Duration(r.Clock.ResidualNs), r.Clock.Matched)},
+		{"clock alignment", clockLine(r)},
 		{"sources", sourcesLine(r.Sources)},
 	}, throughputMeta(r)...)
+}
+
+// clockLine is the alignment method and residual, and the ranks left
+// unaligned.
+func clockLine(r *result.Result) string {
+	s := fmt.Sprintf("%s, residual %s over %d collectives", r.Clock.Method, units.Duration(r.Clock.ResidualNs), r.Clock.Matched)
+	if t := report.UnalignedText(r); t != "" {
+		s += "; " + t
+	}
+	return s
 }
 
 // throughputMeta is the tokens/s and MFU lines, when the user gave the
