@@ -102,7 +102,11 @@ func (s *looseSet) pairComm(t *model.Trace, comm int32) []Instance {
 		if !ok {
 			return out
 		}
-		out = append(out, s.take(t, comm, c)...)
+		pairs := s.take(t, comm, c)
+		if len(pairs) == 0 { // cannot happen: the densest window holds a pair
+			return out
+		}
+		out = append(out, pairs...)
 	}
 }
 
