@@ -97,16 +97,31 @@ func (s *looseSet) ranks(comm int32) []int32 {
 // from stage 1 are a steady stage-1 forward apart) look strong.
 func (s *looseSet) pairComm(t *model.Trace, comm int32) []Instance {
 	var out []Instance
+	if len(s.ranks(comm)) > maxLooseMembers {
+		return nil
+	}
+	known := map[[2]int32]candidate{}
 	for {
-		c, ok := s.bestPair(comm)
+		c, ok := s.bestPair(comm, known)
 		if !ok {
 			return out
 		}
 		pairs := s.take(t, comm, c)
+		forget(known, c.a, c.b)
 		if len(pairs) == 0 { // cannot happen: the densest window holds a pair
 			return out
 		}
 		out = append(out, pairs...)
+	}
+}
+
+// forget drops the candidates of the pairs that a or b is in: their lists
+// changed.
+func forget(known map[[2]int32]candidate, a, b int32) {
+	for k := range known {
+		if k[0] == a || k[1] == a || k[0] == b || k[1] == b {
+			delete(known, k)
+		}
 	}
 }
 

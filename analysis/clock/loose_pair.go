@@ -13,6 +13,10 @@ const (
 	pairSample = 64
 	// pairMin is the fewest common ends that make a pair.
 	pairMin = 3
+	// maxLooseMembers bounds the ranks of a group whose loose kernels are
+	// paired (the search looks at every pair of them): pipeline groups have
+	// a few; a world group carrying peerless p2p is left unpaired.
+	maxLooseMembers = 64
 )
 
 // candidate is a pair of ranks a < b whose loose kernels share ends when
@@ -29,12 +33,18 @@ type candidate struct {
 // bestPair is the candidate pair of comm with the most common ends (the
 // tighter on a tie), if it has enough: pairMin, and a quarter of those
 // possible, so that a few chance coincidences never make a pair.
-func (s *looseSet) bestPair(comm int32) (candidate, bool) {
+// known keeps the candidates of pairs whose lists have not changed since.
+func (s *looseSet) bestPair(comm int32, known map[[2]int32]candidate) (candidate, bool) {
 	ranks := s.ranks(comm)
 	var best candidate
 	for i, a := range ranks {
 		for _, b := range ranks[i+1:] {
-			if c := s.candidate(comm, a, b); c.better(best) {
+			c, ok := known[[2]int32{a, b}]
+			if !ok {
+				c = s.candidate(comm, a, b)
+				known[[2]int32{a, b}] = c
+			}
+			if c.better(best) {
 				best = c
 			}
 		}
