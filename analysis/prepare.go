@@ -31,6 +31,9 @@ func align(r *run) error {
 	r.inst = clock.Match(r.t)
 	r.off = clock.Align(r.t, r.inst)
 	r.res.Clock = result.ClockStats{Method: r.off.Method, ResidualNs: r.off.ResidualNs, Matched: r.off.Matched}
+	for _, rk := range r.off.Unaligned {
+		r.res.Clock.UnalignedRanks = append(r.res.Clock.UnalignedRanks, int(rk))
+	}
 	r.res.Warnings = append(r.res.Warnings, r.off.Warnings...)
 	return nil
 }

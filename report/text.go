@@ -50,8 +50,32 @@ func header(res *result.Result) string {
 	}
 	return fmt.Sprintf("%s%s · %s (%s, by %s) · %s · step %s (%s)",
 		plural(int64(res.WorldSize), "rank"), MissingNote(res), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step")) +
-		throughput(res, " · ")
+		throughput(res, " · ") + unaligned(res, " · ")
 }
+
+// unaligned is UnalignedText after sep, or "".
+func unaligned(res *result.Result, sep string) string {
+	if t := UnalignedText(res); t != "" {
+		return sep + t
+	}
+	return ""
+}
+
+// UnalignedText names the ranks whose clock could not be aligned: "clocks
+// of ranks 16–63 could not be aligned", or "" when every clock was.
+func UnalignedText(res *result.Result) string {
+	rs := res.Clock.UnalignedRanks
+	switch len(rs) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("clock of rank %d could not be aligned", rs[0])
+	}
+	return fmt.Sprintf("clocks of ranks %s could not be aligned", RankSpans(rs))
+}
+
+// RankSpans writes sorted ranks with runs collapsed: "16–63, 70".
+func RankSpans(rs []int) string { return result.RankSpans(rs) }
 
 // MissingNote names the ranks the inputs declare but hold no trace of:
 // " (rank 5 missing of 16)"; "" when none is missing.

@@ -47,6 +47,7 @@ type Config struct {
 	DistOptimizer   bool      `json:"dist_optimizer"` // reduce-scatter grads + all-gather params instead of all-reduce
 	DPBuckets       int       `json:"dp_buckets"`
 	P2PMetadata     bool      `json:"p2p_metadata"`            // false: PP send/recv kernels carry no metadata (batched p2p)
+	P2PNoSeq        bool      `json:"p2p_no_seq,omitempty"`    // with P2PMetadata: PP send/recv carry their process group and op but no Seq and no peer
 	Descriptions    bool      `json:"descriptions"`            // false: process groups have no descriptions ("undefined")
 	Dialect         string    `json:"dialect,omitempty"`       // how the profiler records the CPU side: "" (tpptrace), "megatron", "pipelining", "kernel-only" (dialect.go)
 	Steps           int       `json:"steps"`                   // ProfilerSteps written

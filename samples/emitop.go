@@ -2,6 +2,7 @@ package samples
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
@@ -43,7 +44,8 @@ func (e *emitter) op(x *rankCtx, o *op, i int) {
 
 // commCPU emits the c10d op, record_param_comms and the nccl:* annotation
 // around a collective's launch; batched p2p without metadata only shows
-// nccl:coalesced.
+// nccl:coalesced, and p2p without sequence number or peer (P2PNoSeq) titles
+// its annotation without the peer.
 func (e *emitter) commCPU(x *rankCtx, o *op, lo, hi int64) {
 	d := e.s.cfg.LaunchNs / 6
 	if o.coll.PointToPoint() && e.s.cfg.coalescedP2P() {
@@ -52,7 +54,11 @@ func (e *emitter) commCPU(x *rankCtx, o *op, lo, hi int64) {
 	}
 	e.cpu(x, model.KindCPUOp, o.cpuOp, lo, hi, -1)
 	e.cpu(x, model.KindCPUOp, RecordParamComms, lo+d, hi-d, -1)
-	e.cpu(x, model.KindAnnotation, ncclTitle(o, x.r), lo+2*d, hi-2*d, -1)
+	title := ncclTitle(o, x.r)
+	if o.coll.PointToPoint() && e.s.cfg.P2PNoSeq {
+		title, _, _ = strings.Cut(title, " ")
+	}
+	e.cpu(x, model.KindAnnotation, title, lo+2*d, hi-2*d, -1)
 }
 
 // RecordParamComms is the CPU op that carries a collective's metadata.
@@ -90,12 +96,15 @@ func (e *emitter) collective(o *op) int32 {
 		return e.t.Colls.Append(model.NewCollective(model.OpSendRecv))
 	}
 	in := &e.s.insts[o.inst]
-	g, seq := in.key.group, o.seq
+	g, seq, peer := in.key.group, o.seq, o.peer
 	if o.coll.PointToPoint() {
 		seq = in.wireSeq
+		if e.s.cfg.P2PNoSeq {
+			seq, peer = -1, -1
+		}
 	}
 	return e.t.Colls.Append(model.Collective{Op: o.coll, Bytes: in.bytes, DType: e.t.Names.Intern(dtypeBF16),
-		Comm: e.comms[g], Seq: seq, Peer: o.peer, GroupSize: int32(len(e.s.groups[g].members))})
+		Comm: e.comms[g], Seq: seq, Peer: peer, GroupSize: int32(len(e.s.groups[g].members))})
 }
 
 // gpuOnly emits op i as a capture without CPU activities records it: the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
@@ -21,8 +22,8 @@ type edge struct {
 // Align estimates offsets from instances: per pair of ranks, the median of
 // their end differences; then a robust (Huber) weighted least-squares fit of
 // one offset per rank over those pairs, anchored at rank 0 (the lowest rank
-// when rank 0 is absent). Ranks connected to it by no instance keep offset 0
-// and get a warning.
+// when rank 0 is absent). Ranks joined to it by no chain of instances keep
+// offset 0, are listed in Unaligned and named in a warning.
 func Align(t *model.Trace, inst []Instance) Offsets {
 	o := Offsets{ByRank: map[int32]int64{}, Method: "none"}
 	for _, r := range t.Ranks {
@@ -41,23 +42,68 @@ func Align(t *model.Trace, inst []Instance) Offsets {
 	return o
 }
 
-// setOffsets solves the pair graph and stores each reached rank's offset,
-// warning about the others.
+// setOffsets solves the pair graph and stores each reached rank's offset;
+// the others are Unaligned, named in one warning.
 func (o *Offsets) setOffsets(t *model.Trace, edges []edge) {
 	ref := t.Ranks[0].Rank
 	x, reached := solve(ref, edges)
 	for _, r := range t.Ranks {
 		if !reached[r.Rank] {
-			o.Warnings = append(o.Warnings, fmt.Sprintf("rank %d shares no matched collective with rank %d: offset left at 0", r.Rank, ref))
+			o.Unaligned = append(o.Unaligned, r.Rank)
 			continue
 		}
 		o.ByRank[r.Rank] = int64(math.Round(x[r.Rank]))
 	}
+	if len(o.Unaligned) > 0 {
+		slices.Sort(o.Unaligned)
+		o.Warnings = append(o.Warnings, unalignedWarning(o.Unaligned, ref))
+	}
+}
+
+// unalignedWarning: "clocks of ranks 16–63 could not be aligned: no chain
+// of matched collectives or transfers joins them to rank 0; offsets left at 0".
+func unalignedWarning(ranks []int32, ref int32) string {
+	if len(ranks) == 1 {
+		return fmt.Sprintf("clock of rank %d could not be aligned: no chain of matched collectives or transfers joins it to rank %d; offset left at 0", ranks[0], ref)
+	}
+	return fmt.Sprintf("clocks of ranks %s could not be aligned: no chain of matched collectives or transfers joins them to rank %d; offsets left at 0", Ranges(ranks), ref)
+}
+
+// Ranges writes sorted ranks with runs collapsed: "16–63, 70".
+func Ranges(rs []int32) string {
+	var b strings.Builder
+	for i := 0; i < len(rs); {
+		j := i
+		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
+			j++
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, rs[i])
+		if j > i {
+			fmt.Fprintf(&b, "–%d", rs[j])
+		}
+		i = j + 1
+	}
+	return b.String()
 }
 
 // pairEdges collects, per (lowest member, other member), the end differences
 // of every instance and reduces them to their median.
 func pairEdges(t *model.Trace, inst []Instance) []edge {
+	diffs := pairDiffs(t, inst)
+	out := make([]edge, 0, len(diffs))
+	for k, d := range diffs {
+		out = append(out, edge{a: k[0], b: k[1], d: float64(median(d)), n: len(d), weight: float64(len(d))})
+	}
+	slices.SortFunc(out, func(x, y edge) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+	return out
+}
+
+// pairDiffs lists, per (lowest member, other member), the end differences
+// end(other) − end(lowest) of every instance.
+func pairDiffs(t *model.Trace, inst []Instance) map[[2]int32][]int64 {
 	diffs := map[[2]int32][]int64{}
 	ev := &t.Events
 	for _, in := range inst {
@@ -68,12 +114,7 @@ func pairEdges(t *model.Trace, inst []Instance) []edge {
 			diffs[k] = append(diffs[k], ev.Start[e]+ev.Dur[e]-end0)
 		}
 	}
-	out := make([]edge, 0, len(diffs))
-	for k, d := range diffs {
-		out = append(out, edge{a: k[0], b: k[1], d: float64(median(d)), n: len(d), weight: float64(len(d))})
-	}
-	slices.SortFunc(out, func(x, y edge) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
-	return out
+	return diffs
 }
 
 // median returns the middle value (the lower middle for even lengths,

@@ -33,6 +33,7 @@ type Offsets struct {
 	ResidualNs int64           // median |residual| of matched ends after alignment
 	Matched    int             // instances used
 	Method     string          // "collective-end" or "none"
+	Unaligned  []int32         // ranks joined to rank 0 by no chain of matched pairs: offset unknown, left at 0
 	Warnings   []string        // ranks left unaligned, and why
 }
 

@@ -1,6 +1,7 @@
 package clock
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -200,8 +201,8 @@ func TestAlignWarnsForUnconnectedRank(t *testing.T) {
 	}
 	tr := j.done()
 	o := Align(tr, Match(tr))
-	if o.Of(3) != 0 || len(o.Warnings) != 1 || !strings.Contains(o.Warnings[0], "rank 3") {
-		t.Fatalf("rank 3: offset %d warnings %v; want 0 and one warning", o.Of(3), o.Warnings)
+	if o.Of(3) != 0 || len(o.Warnings) != 1 || !strings.Contains(o.Warnings[0], "rank 3") || !slices.Equal(o.Unaligned, []int32{3}) {
+		t.Fatalf("rank 3: offset %d warnings %v unaligned %v; want 0, one warning, [3]", o.Of(3), o.Warnings, o.Unaligned)
 	}
 	if o.Of(1) != 100_000 || o.Of(2) != 200_000 {
 		t.Errorf("offsets %v, want 1→100000, 2→200000", o.ByRank)
@@ -226,6 +227,17 @@ func TestMatchBySeqKeepsOpsApart(t *testing.T) {
 	for _, in := range inst {
 		if len(in.Events) != 2 || end(tr, in.Events[0]) != end(tr, in.Events[1]) {
 			t.Errorf("%v #%d pairs kernels ending at different times: %v", in.Op, in.Seq, in.Events)
+		}
+	}
+}
+
+func TestRangesCollapseRuns(t *testing.T) {
+	for _, c := range []struct {
+		in   []int32
+		want string
+	}{{[]int32{3}, "3"}, {[]int32{16, 17, 18, 63, 70, 71}, "16–18, 63, 70–71"}, {nil, ""}} {
+		if got := Ranges(c.in); got != c.want {
+			t.Errorf("Ranges(%v) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

@@ -11,7 +11,8 @@ import (
 type Stats struct {
 	Kernels   int // communication kernels with a communicator
 	NoComm    int // communication kernels without a communicator (not matched)
-	NoPeer    int // p2p kernels whose peer is unknown (not matched)
+	NoPeer    int // p2p kernels whose peer is unknown and that no common end paired (not matched)
+	ByEnd     int // sends and receives without a peer paired by their common end (see pairLoose)
 	Dropped   int // instances dropped for a missing or doubled member
 	Instances int // instances kept
 }
@@ -43,9 +44,10 @@ func MatchStats(t *model.Trace) ([]Instance, Stats) {
 	groups := map[key]*pending{}
 	var order []key
 	counts := map[rankKey]int64{}
+	ls := &looseSet{}
 	ev := &t.Events
 	for _, i := range byEnd(t) {
-		k, ok := instanceKey(t, i, counts, &st)
+		k, ok := instanceKey(t, i, counts, ls, &st)
 		if !ok {
 			continue
 		}
@@ -57,7 +59,10 @@ func MatchStats(t *model.Trace) ([]Instance, Stats) {
 		}
 		g.add(int32(i), ev.Rank[i])
 	}
-	return collect(t, groups, order, &st), st
+	inst := collect(t, groups, order, &st)
+	inst = append(inst, pairLoose(t, ls, inst, &st)...)
+	st.Instances = len(inst)
+	return inst, st
 }
 
 // byEnd lists the communication kernels by rank, then end: ends coincide
@@ -88,8 +93,9 @@ func (g *pending) add(i, rank int32) {
 }
 
 // instanceKey returns the instance key of event i, counting its position
-// within (rank, key-without-seq) when no sequence number is known.
-func instanceKey(t *model.Trace, i int, counts map[rankKey]int64, st *Stats) (key, bool) {
+// within (rank, key-without-seq) when no sequence number is known. Sends
+// and receives that name no peer among more than two members go to ls.
+func instanceKey(t *model.Trace, i int, counts map[rankKey]int64, ls *looseSet, st *Stats) (key, bool) {
 	c := t.Events.Coll[i]
 	if t.Events.Kind[i] != model.KindComm || c < 0 || int(c) >= t.Colls.Len() {
 		return key{}, false
@@ -103,6 +109,10 @@ func instanceKey(t *model.Trace, i int, counts map[rankKey]int64, st *Stats) (ke
 	op := t.Colls.Op[c]
 	if !op.PointToPoint() {
 		return collKey(t, i, comm, op, counts), true
+	}
+	if isLoose(t, i, comm, op) {
+		ls.add(t, i, comm, op)
+		return key{}, false
 	}
 	return p2pKey(t, i, comm, op, counts, st)
 }

@@ -282,6 +282,9 @@ type ClockStats struct {
 	Method     string `json:"method"`      // "collective-end", "none"
 	ResidualNs int64  `json:"residual_ns"` // median absolute residual of matched collective ends after alignment
 	Matched    int    `json:"matched"`     // collective instances used
+	// UnalignedRanks are the ranks that no chain of matched collectives or
+	// transfers joins to rank 0: their offset is unknown (left at 0).
+	UnalignedRanks []int `json:"unaligned_ranks,omitempty"`
 }
 
 // RankStep is one rank's figures in one step.
@@ -340,7 +343,12 @@ func (l Layout) String() string {
 }
 
 // RankRanges writes sorted ranks with runs collapsed: "0-3,6".
-func RankRanges(rs []int) string {
+func RankRanges(rs []int) string { return rankRuns(rs, ",", "-") }
+
+// RankSpans writes sorted ranks with runs collapsed for reading: "16–63, 70".
+func RankSpans(rs []int) string { return rankRuns(rs, ", ", "–") }
+
+func rankRuns(rs []int, sep, dash string) string {
 	var b strings.Builder
 	for i := 0; i < len(rs); {
 		j := i
@@ -348,11 +356,11 @@ func RankRanges(rs []int) string {
 			j++
 		}
 		if i > 0 {
-			b.WriteByte(',')
+			b.WriteString(sep)
 		}
 		fmt.Fprint(&b, rs[i])
 		if j > i {
-			fmt.Fprintf(&b, "-%d", rs[j])
+			fmt.Fprintf(&b, "%s%d", dash, rs[j])
 		}
 		i = j + 1
 	}

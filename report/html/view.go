@@ -40,9 +40,19 @@ func metadata(r *result.Result) []meta {
 		out = append(out, meta{"bottleneck stage", fmt.Sprintf("%d (imbalance %.2f)", r.BottleneckStage, r.StageImbalance)})
 	}
 	out = append(out,
-		meta{"clock alignment", fmt.Sprintf("%s, residual %s over %d collectives", r.Clock.Method, units.Duration(r.Clock.ResidualNs), r.Clock.Matched)},
+		meta{"clock alignment", clockLine(r)},
 		meta{"sources", sourcesLine(r.Sources)})
 	return append(out, throughputMeta(r)...)
+}
+
+// clockLine is the alignment method and residual, and the ranks left
+// unaligned.
+func clockLine(r *result.Result) string {
+	s := fmt.Sprintf("%s, residual %s over %d collectives", r.Clock.Method, units.Duration(r.Clock.ResidualNs), r.Clock.Matched)
+	if t := report.UnalignedText(r); t != "" {
+		s += "; " + t
+	}
+	return s
 }
 
 // throughputMeta is the tokens/s and MFU lines, when the user gave the

@@ -75,12 +75,16 @@ func (rw *rankWriter) commArgs(b []byte, c int32) []byte {
 	}
 	b = fmt.Appendf(b, `"Collective name": %q, "In msg nelems": %d, "Out msg nelems": %d, "Group size": %d, "dtype": %q, `,
 		collNames[x.Op], in, out, x.GroupSize, rw.t.Names.Get(x.DType))
-	b = fmt.Appendf(b, `"In split size": "[]", "Out split size": "[]", "Process Group Name": %q, "Process Group Description": %q, "Process Group Ranks": %q, "Seq": %d`,
-		comm.Name, comm.Desc, ranksString(comm.Members), x.Seq)
-	switch x.Op {
-	case model.OpSend:
+	b = fmt.Appendf(b, `"In split size": "[]", "Out split size": "[]", "Process Group Name": %q, "Process Group Description": %q, "Process Group Ranks": %q`,
+		comm.Name, comm.Desc, ranksString(comm.Members))
+	if x.Seq >= 0 { // unknown sequence numbers and peers are left out, as older PyTorch does
+		b = fmt.Appendf(b, `, "Seq": %d`, x.Seq)
+	}
+	switch {
+	case x.Peer < 0:
+	case x.Op == model.OpSend:
 		b = fmt.Appendf(b, `, "Dst Rank": %d`, x.Peer)
-	case model.OpRecv:
+	case x.Op == model.OpRecv:
 		b = fmt.Appendf(b, `, "Src Rank": %d`, x.Peer)
 	}
 	return b

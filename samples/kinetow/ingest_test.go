@@ -9,14 +9,26 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/kineto"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/samples"
 )
 
 // TestKinetoReaderRoundTrip ingests written traces with the Kineto reader
-// and expects the model's events per kind, collectives and ranks back.
+// and expects the model's events per kind, collectives and ranks back;
+// with P2PNoSeq ("-noseq") the send/recv kernels come back with neither
+// sequence number nor peer.
 func TestKinetoReaderRoundTrip(t *testing.T) {
-	for _, name := range []string{"slow-rank", "p2p-nometa"} {
+	for _, name := range []string{"slow-rank", "p2p-nometa", "slow-rank-noseq"} {
 		t.Run(name, func(t *testing.T) {
-			_, job := simulate(t, name)
+			base, noSeq := strings.CutSuffix(name, "-noseq")
+			cfg, _ := simulate(t, base)
+			cfg.P2PNoSeq = noSeq
+			job, err := samples.Simulate(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := unnumberedP2P(job.Trace); noSeq != (n > 0) {
+				t.Fatalf("P2PNoSeq %v: %d send/recv rows without seq and peer", noSeq, n)
+			}
 			dir := writeTemp(t, job)
 			var paths []string
 			for _, r := range job.Trace.Ranks {
@@ -84,6 +96,19 @@ func compareCommKernels(t *testing.T, want, got *model.Trace) {
 			}
 		}
 	}
+}
+
+// unnumberedP2P counts the send/recv rows with a communicator but neither
+// sequence number nor peer.
+func unnumberedP2P(t *model.Trace) int {
+	n := 0
+	for i := range t.Colls.Len() {
+		x := t.Colls.At(i)
+		if (x.Op == model.OpSend || x.Op == model.OpRecv) && x.Comm >= 0 && x.Seq < 0 && x.Peer < 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func commName(t *model.Trace, c int32) string {

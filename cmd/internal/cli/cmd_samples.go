@@ -73,7 +73,7 @@ type genFlags struct {
 	virtual, lateRank, cp, ep                                 int
 	slowFactor, tokenSpread                                   float64
 	seed, maxOffset, lateNs, endSkew                          int64
-	dpOverlap, distOpt, p2pMeta, descs, cut, seqPar           bool
+	dpOverlap, distOpt, p2pMeta, p2pNoSeq, descs, cut, seqPar bool
 }
 
 // genFlagSet declares gen's flags.
@@ -109,6 +109,7 @@ func genFlagSet(env *Env) (*flag.FlagSet, *genFlags) {
 	fs.BoolVar(&g.dpOverlap, "dp-overlap", false, "overlap the DP gradient sync with the last backward")
 	fs.BoolVar(&g.distOpt, "dist-optimizer", false, "reduce-scatter gradients and all-gather parameters")
 	fs.BoolVar(&g.p2pMeta, "p2p-metadata", true, "PP send/recv kernels carry metadata (false: batched p2p)")
+	fs.BoolVar(&g.p2pNoSeq, "p2p-no-seq", false, "PP send/recv kernels carry their process group but no Seq and no peer")
 	fs.BoolVar(&g.descs, "descriptions", true, "process groups carry Megatron descriptions")
 	return fs, g
 }
@@ -186,6 +187,8 @@ func (g *genFlags) apply(cfg *samples.Config, name string) {
 		cfg.DistOptimizer = g.distOpt
 	case "p2p-metadata":
 		cfg.P2PMetadata = g.p2pMeta
+	case "p2p-no-seq":
+		cfg.P2PNoSeq = g.p2pNoSeq
 	case "descriptions":
 		cfg.Descriptions = g.descs
 	case "virtual-stages":
