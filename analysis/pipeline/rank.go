@@ -41,7 +41,7 @@ func ForRank(t *model.Trace, r int32, g Geometry) Rank {
 			return rk
 		}
 	}
-	if rk.Ops = p2pOps(ms, g); len(rk.Ops) > 0 {
+	if rk.Ops = p2pOps(t, r, ms, g); len(rk.Ops) > 0 {
 		rk.Source = FromP2P
 	}
 	return rk

@@ -7,8 +7,9 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
-// p2pTrace builds a 2-stage job whose ranks carry only pipeline send/recv
-// kernels: rows are (rank, send?1:0, start, end).
+// p2pTrace builds a 2-stage job whose ranks carry pipeline send/recv
+// kernels and compute kernels: rows are (rank, 0 recv | 1 send | 2 forward
+// kernel | 3 backward kernel, start, end).
 func p2pTrace(rows [][4]int64) *model.Trace {
 	tr := &model.Trace{}
 	for r := int32(0); r < 2; r++ {
@@ -18,6 +19,11 @@ func p2pTrace(rows [][4]int64) *model.Trace {
 	}
 	comm := tr.AddComm(model.Communicator{ID: "pp", Members: []int32{0, 1}, Axis: model.AxisPP})
 	for _, row := range rows {
+		if row[1] >= 2 { // a compute kernel: 2 forward-named, 3 backward-named
+			name := map[int64]string{2: "sm90_gemm_fwd", 3: "flash_bwd_kernel"}[row[1]]
+			tr.AddEvent(model.NewEvent(int32(row[0]), model.KindCompute, tr.Names.Intern(name), row[2], row[3]-row[2]))
+			continue
+		}
 		op := model.OpRecv
 		if row[1] == 1 {
 			op = model.OpSend
@@ -34,7 +40,9 @@ func p2pTrace(rows [][4]int64) *model.Trace {
 func TestP2POps1F1B(t *testing.T) {
 	tr := p2pTrace([][4]int64{
 		{0, 1, 10, 12}, {0, 1, 22, 24}, {0, 0, 30, 32}, {0, 1, 44, 46}, {0, 0, 50, 52}, {0, 0, 62, 64},
+		{0, 2, 0, 10}, {0, 2, 12, 22}, {0, 3, 32, 38}, {0, 2, 38, 44}, {0, 3, 52, 60}, {0, 3, 64, 70},
 		{1, 0, 0, 2}, {1, 1, 20, 22}, {1, 0, 24, 26}, {1, 1, 40, 42}, {1, 0, 44, 46}, {1, 1, 60, 62},
+		{1, 2, 2, 10}, {1, 3, 10, 20}, {1, 2, 26, 32}, {1, 3, 32, 40}, {1, 2, 46, 52}, {1, 3, 52, 60},
 	})
 	stageOf := func(r int32) int { return int(r) }
 	want := []string{"FFBFBB", "FBFBFB"}
@@ -47,6 +55,9 @@ func TestP2POps1F1B(t *testing.T) {
 		}
 		if rk.Source != FromP2P || got != want[r] {
 			t.Fatalf("rank %d: ops %q from %d, want %q from p2p", r, got, rk.Source, want[r])
+		}
+		if r == 1 && (rk.Ops[0].Start != 2 || rk.Ops[0].End != 10 || rk.Ops[1].Start != 10 || rk.Ops[1].End != 20) {
+			t.Errorf("last stage: first forward %+v and backward %+v, want [2,10) and [10,20) (cut at the backward-named kernel)", rk.Ops[0], rk.Ops[1])
 		}
 		ops, ring := rk.In(measure.Interval{Start: 0, End: 100})
 		if s := Detect(ops, ring, g); s != (Schedule{OneFOneB, 3, 1}) {
