@@ -151,7 +151,7 @@ func stageTable(w io.Writer, res *result.Result) {
 		}
 		fmt.Fprintf(tw, "%d%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", s.Stage, mark, len(s.Ranks),
 			units.Millis(s.ComputeNs), units.Millis(s.ForwardNs), units.Millis(s.BackwardNs),
-			units.Millis(s.BubbleNs), units.Percent(s.BubbleFraction), units.Percent(s.IdealBubbleFraction),
+			units.Millis(s.BubbleNs), units.Percent(s.BubbleFraction), idealCell(res, s),
 			units.Millis(s.ExposedNs["TP"]), units.Millis(s.BubblePPTransferNs), units.Millis(s.ExposedNs["DP"]))
 		for _, ax := range extra {
 			fmt.Fprintf(tw, "%s\t", units.Millis(s.ExposedNs[ax]))
@@ -165,7 +165,18 @@ func stageTable(w io.Writer, res *result.Result) {
 	if len(res.Stages) > 1 {
 		fmt.Fprintf(w, "* bottleneck stage; imbalance (max/mean compute) %.2f\n", res.StageImbalance)
 		fmt.Fprintln(w, bubbleNote(res.Stages))
+		if note := scheduleNote(res); note != "" {
+			fmt.Fprintln(w, note)
+		}
 	}
+}
+
+// idealCell is a stage's ideal bubble, or "–" when m is unknown.
+func idealCell(res *result.Result, s result.StageStats) string {
+	if res.Microbatches <= 0 {
+		return "–"
+	}
+	return units.Percent(s.IdealBubbleFraction)
 }
 
 // hasPeakMem tells whether the trace had memory counters to take peaks from.

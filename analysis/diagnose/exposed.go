@@ -31,8 +31,7 @@ func bubbleFinding(res *result.Result) []result.Finding {
 		Summary: fmt.Sprintf("pipeline bubble: GPUs wait %s per step (%s of the step)", dur(cost), pct(share(cost, res.StepNs)))}
 	for _, s := range res.Stages {
 		f.Stages = append(f.Stages, s.Stage)
-		f.Evidence = append(f.Evidence, fmt.Sprintf("stage %d: bubble %s measured vs %s ideal (%s, p=%d, m=%d)",
-			s.Stage, pct(s.BubbleFraction), pct(s.IdealBubbleFraction), res.Schedule, res.Layout.PP, res.Microbatches))
+		f.Evidence = append(f.Evidence, stageBubbleLine(res, s))
 	}
 	if wait > 0 || xfer > 0 {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("the bubble measures %s per step: %s pipeline send/recv waiting for the neighbour, %s idle or copying, "+
@@ -44,11 +43,21 @@ func bubbleFinding(res *result.Result) []result.Finding {
 	return []result.Finding{f}
 }
 
+// stageBubbleLine is one stage's measured bubble against the ideal, or
+// alone when m is unknown (no ideal is computed from m = 0).
+func stageBubbleLine(res *result.Result, s result.StageStats) string {
+	if res.Microbatches <= 0 {
+		return fmt.Sprintf("stage %d: bubble %s measured; no ideal: the trace carries no cue for the microbatches", s.Stage, pct(s.BubbleFraction))
+	}
+	return fmt.Sprintf("stage %d: bubble %s measured vs %s ideal (%s, p=%d, m=%d)",
+		s.Stage, pct(s.BubbleFraction), pct(s.IdealBubbleFraction), res.Schedule, res.Layout.PP, res.Microbatches)
+}
+
 // bubbleExcess says how far the stages' bubble exceeds the ideal when a
 // stage imbalance or a slow rank stretches it (their findings estimate what
 // fixing them saves, which includes part of this bubble).
 func bubbleExcess(res *result.Result) string {
-	if len(res.Stages) == 0 || (res.StageImbalance < 1.05 && len(res.SlowRanks) == 0) {
+	if len(res.Stages) == 0 || res.Microbatches <= 0 || (res.StageImbalance < 1.05 && len(res.SlowRanks) == 0) {
 		return ""
 	}
 	var sum float64
