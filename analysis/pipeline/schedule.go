@@ -88,16 +88,19 @@ func Vote(all []Schedule) Schedule {
 			names[s.Name]++
 		}
 	}
-	if len(names) == 0 {
-		return Schedule{Name: Unknown}
+	best := Unknown // an order no known schedule fits still gives m
+	if len(names) > 0 {
+		best = mode(names, []string{OneFOneB, Interleaved, GPipe, ZeroBubble})
 	}
-	best := mode(names, []string{OneFOneB, Interleaved, GPipe, ZeroBubble})
 	ms, vs := map[int]int{}, map[int]int{}
 	for _, s := range all {
-		if s.Name == best {
+		if s.Name == best && s.M > 0 {
 			ms[s.M]++
 			vs[s.V]++
 		}
+	}
+	if len(ms) == 0 {
+		return Schedule{Name: best}
 	}
 	return Schedule{Name: best, M: mode(ms, slices.Sorted(maps.Keys(ms))), V: mode(vs, slices.Sorted(maps.Keys(vs)))}
 }
