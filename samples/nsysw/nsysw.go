@@ -34,6 +34,15 @@ type Options struct {
 	// NoCommID writes NCCL payloads without the communicator id, as
 	// NCCL before 2.25 does.
 	NoCommID bool
+	// Dialect chooses what the NVTX side looks like (dialect.go).
+	Dialect Dialect
+	// StepName names the step ranges of DialectReal: a format with one
+	// %d for the step number ("train_step %d", "iteration %d"), or a
+	// fixed name ("train_step"); "" is "train_step %d".
+	StepName string
+	// NoStepRanges leaves the step ranges out (DialectReal): the steps
+	// are then visible only in the traffic.
+	NoStepRanges bool
 }
 
 // Write writes tr into dir and returns the paths written.

@@ -98,8 +98,12 @@ func (w *writer) writeEvent(i int) error {
 		if w.opts.NoNVTX {
 			return nil
 		}
+		name, ok := w.rangeName(w.tr.Names.Get(e.Name))
+		if !ok {
+			return nil
+		}
 		end := e.End()
-		return w.nvtx(e.Start, &end, nvtxPushPop, w.gtid(e.Rank, e.Stream), 0, w.tr.Names.Get(e.Name), "")
+		return w.nvtx(e.Start, &end, nvtxPushPop, w.gtid(e.Rank, e.Stream), 0, name, "")
 	}
 	return nil
 }
