@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -44,9 +45,28 @@ func header(res *result.Result) string {
 	if res.VirtualStages > 1 {
 		sched += fmt.Sprintf(" v=%d", res.VirtualStages)
 	}
-	return fmt.Sprintf("%s · %s (%s, by %s) · schedule %s · step %s (%s)",
-		plural(int64(res.WorldSize), "rank"), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step")) +
+	return fmt.Sprintf("%s · %s (%s, by %s) · schedule %s · step %s (%s%s)",
+		plural(int64(res.WorldSize), "rank"), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step"), stepsFrom(res.StepsFrom)) +
 		throughput(res, " · ")
+}
+
+// stepsFrom says what found the steps: ", from ProfilerStep ranges",
+// ", from the DP-sync period"; "" when the Result does not say.
+func stepsFrom(from string) string {
+	if f, ok := strings.CutPrefix(from, "annotations:"); ok {
+		return ", from " + f + " ranges"
+	}
+	switch from {
+	case "":
+		return ""
+	case "step-regex":
+		return ", from --step-regex ranges"
+	case "dp-sync-period", "world-sync-period":
+		return ", from the " + strings.ToUpper(strings.TrimSuffix(from, "-sync-period")) + "-sync period"
+	case "whole-trace":
+		return ", the whole trace"
+	}
+	return ", from " + from
 }
 
 // throughput is res's tokens/s and MFU (or achieved TFLOP/s per GPU

@@ -18,17 +18,22 @@ var Axes = []string{"TP", "PP", "DP", "CP", "EP"}
 
 // Result is the outcome of analysing one job.
 type Result struct {
-	SchemaVersion   int          `json:"schema_version"`
-	Tool            string       `json:"tool"` // "tpptrace <version>"
-	Sources         []Source     `json:"sources"`
-	Skipped         []Skipped    `json:"skipped,omitempty"`
-	WorldSize       int          `json:"world_size"`
-	Layout          Layout       `json:"layout"`
-	Schedule        string       `json:"schedule"` // "1f1b", "gpipe", "interleaved", "none", "unknown"
-	Microbatches    int          `json:"microbatches"`
-	VirtualStages   int          `json:"virtual_stages,omitempty"` // chunks per stage for interleaved schedules
-	StepNs          int64        `json:"step_ns"`
-	Iterations      []Iteration  `json:"iterations"`
+	SchemaVersion int         `json:"schema_version"`
+	Tool          string      `json:"tool"` // "tpptrace <version>"
+	Sources       []Source    `json:"sources"`
+	Skipped       []Skipped   `json:"skipped,omitempty"`
+	WorldSize     int         `json:"world_size"`
+	Layout        Layout      `json:"layout"`
+	Schedule      string      `json:"schedule"` // "1f1b", "gpipe", "interleaved", "none", "unknown"
+	Microbatches  int         `json:"microbatches"`
+	VirtualStages int         `json:"virtual_stages,omitempty"` // chunks per stage for interleaved schedules
+	StepNs        int64       `json:"step_ns"`
+	Iterations    []Iteration `json:"iterations"`
+	// StepsFrom names what found the steps: "annotations:<family>" (step
+	// ranges: ProfilerStep, train_step, iteration, iter, step),
+	// "step-regex" (--step-regex), "dp-sync-period" or "world-sync-period"
+	// (no step ranges: the period of the data-parallel sync), "whole-trace".
+	StepsFrom       string       `json:"steps_from,omitempty"`
 	Ranks           []RankStats  `json:"ranks"`
 	Stages          []StageStats `json:"stages"`
 	BottleneckStage int          `json:"bottleneck_stage"`
