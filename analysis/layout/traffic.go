@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
+	"github.com/tpptrace/tpptrace/analysis/steps"
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
@@ -195,7 +195,7 @@ func (c trafficClass) contextParallel() bool {
 // rankClasses sums each class's traffic and sorts the classes busiest first.
 func rankClasses(t *model.Trace, st []commStats, classes map[[2]int32][]int) []trafficClass {
 	var cs []trafficClass
-	steps := float64(stepCount(t))
+	nSteps := float64(stepCount(t, st, classes))
 	for _, ids := range classes {
 		c := trafficClass{comms: ids}
 		var m int
@@ -204,7 +204,7 @@ func rankClasses(t *model.Trace, st []commStats, classes map[[2]int32][]int) []t
 			c.allGather += st[i].allGather
 			m += len(t.Comms[i].Members)
 		}
-		c.freq = float64(c.kernels) / float64(m) / steps
+		c.freq = float64(c.kernels) / float64(m) / nSteps
 		cs = append(cs, c)
 	}
 	slices.SortFunc(cs, func(a, b trafficClass) int { return cmp.Compare(b.freq, a.freq) })
@@ -235,20 +235,28 @@ func pickAxis(pool []model.Axis, k, n int, freq float64) model.Axis {
 	return pool[k]
 }
 
-// stepCount is the number of ProfilerStep annotations of the first rank
-// that has any, at least 1.
-func stepCount(t *model.Trace) int {
-	n, rank := 0, int32(-1)
+// stepCount is the number of step ranges (steps.StepLike, of the
+// preferred family) of the first rank that has any; without step ranges,
+// the steps the traffic shows (periodSteps); at least 1.
+func stepCount(t *model.Trace, st []commStats, classes map[[2]int32][]int) int {
+	counts := map[string]int{}
+	rank := int32(-1)
 	ev := &t.Events
 	for i := 0; i < ev.Len(); i++ {
-		if ev.Kind[i] != model.KindAnnotation || !strings.HasPrefix(t.Name(i), "ProfilerStep#") {
+		if ev.Kind[i] != model.KindAnnotation {
 			continue
 		}
-		if rank >= 0 && ev.Rank[i] != rank {
-			break
+		f, _, ok := steps.StepLike(t.Name(i))
+		if !ok || rank >= 0 && ev.Rank[i] != rank {
+			continue
 		}
 		rank = ev.Rank[i]
-		n++
+		counts[f]++
 	}
-	return max(n, 1)
+	for _, f := range steps.Families {
+		if counts[f] > 0 {
+			return counts[f]
+		}
+	}
+	return max(periodSteps(t, st, classes), 1)
 }

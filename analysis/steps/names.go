@@ -13,8 +13,9 @@ import (
 // group 2 the number when there is one.
 var stepRangeName = regexp.MustCompile(`(?i)^(?:[\w.-]+:)?\s*(ProfilerStep|train[_ ]?step|iteration|iter|step)(?:\s*[#_:. -]?\s*(\d+))?\s*$`)
 
-// families in order of preference when a trace has several.
-var families = []string{"ProfilerStep", "train_step", "iteration", "iter", "step"}
+// Families are the step-name families in order of preference when a trace
+// has several.
+var Families = []string{"ProfilerStep", "train_step", "iteration", "iter", "step"}
 
 // StepLike reports whether name is a step range and, when it is, its family
 // ("ProfilerStep", "train_step", "iteration", "iter", "step") and its number (-1 when it has none). Only ProfilerStep and train_step are
@@ -47,10 +48,10 @@ func familyKey(f string) string {
 
 // familyRank is the preference of a family (lower first).
 func familyRank(f string) int {
-	for i, x := range families {
+	for i, x := range Families {
 		if x == f {
 			return i
 		}
 	}
-	return len(families)
+	return len(Families)
 }

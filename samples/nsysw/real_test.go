@@ -1,0 +1,99 @@
+package nsysw_test
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/nsysw"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
+)
+
+// realCase is one job written in the real-nsys dialect: communicator
+// hashes and NCCL's own ranges only, step ranges as a framework names
+// them (or none), nothing naming a process group, a phase or a microbatch.
+type realCase struct {
+	name     string
+	scenario string
+	opts     nsysw.Options
+	from     string // the Result's steps_from
+}
+
+var realCases = []realCase{
+	{"default/train_step", "default", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step"},
+	{"default/iteration/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, StepName: "iteration %d", PerNode: true}, "annotations:iteration"},
+	{"cut-last-step/train_step", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step"},
+	{"dp-overlap/step_N", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, StepName: "step_%d"}, "annotations:step"},
+	{"default/no-step-ranges", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period"},
+	{"dp-overlap/no-step-ranges", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period"},
+}
+
+// TestRealDialectMeetsTruth: in the real-nsys dialect the layout, the
+// steps (and what found them), the step time, every rank's exposed
+// communication per axis and its bubble fraction meet the truth. Without
+// step ranges the DP-sync period finds the truth's steps but the first
+// (whose start the period cannot see), numbered from 1.
+func TestRealDialectMeetsTruth(t *testing.T) {
+	for _, c := range realCases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := sampletest.Config(t, c.scenario)
+			if c.opts.NoStepRanges {
+				cfg.TruthFrom = 1 // the period cannot see where the first step starts
+			}
+			job := sampletest.Simulate(t, cfg)
+			dir := t.TempDir()
+			if _, err := nsysw.WriteDir(dir, job, c.opts); err != nil {
+				t.Fatal(err)
+			}
+			res := analyzeDir(t, dir)
+			want := job.Truth.Steps
+			if c.opts.NoStepRanges { // numbered 1, 2, ... after the unseen first
+				want = nil
+				for k := range job.Truth.Steps {
+					want = append(want, k+1)
+				}
+			}
+			checkReal(t, res, job.Truth, want, c.from)
+		})
+	}
+}
+
+func checkReal(t *testing.T, res *result.Result, tr samples.Truth, steps []int, from string) {
+	t.Helper()
+	l := res.Layout
+	if l.TP != tr.TP || l.PP != tr.PP || l.DP != tr.DP {
+		t.Errorf("layout TP%d PP%d DP%d (by %s), want TP%d PP%d DP%d", l.TP, l.PP, l.DP, l.By, tr.TP, tr.PP, tr.DP)
+	}
+	var got []int
+	for _, it := range res.Iterations {
+		got = append(got, it.Index)
+	}
+	if !slices.Equal(got, steps) || res.StepsFrom != from {
+		t.Fatalf("steps %v from %q, want %v from %q", got, res.StepsFrom, steps, from)
+	}
+	if !sampletest.CloseTo(res.StepNs, tr.StepNs) || len(res.Ranks) != len(tr.Ranks) {
+		t.Fatalf("step %d over %d ranks, want %d over %d", res.StepNs, len(res.Ranks), tr.StepNs, len(tr.Ranks))
+	}
+	for i, w := range tr.Ranks {
+		g := res.Ranks[i]
+		if g.TP != w.TP || g.PP != w.PP || g.DP != w.DP {
+			t.Errorf("rank %d: tp%d pp%d dp%d, want tp%d pp%d dp%d", w.Rank, g.TP, g.PP, g.DP, w.TP, w.PP, w.DP)
+		}
+		if math.Abs(g.BubbleFraction-w.BubbleFraction) > 0.01 {
+			t.Errorf("rank %d: bubble %.4f, want %.4f", w.Rank, g.BubbleFraction, w.BubbleFraction)
+		}
+		for ax, e := range w.ExposedNs {
+			if !sampletest.CloseTo(g.ExposedNs[ax], e) {
+				t.Errorf("rank %d %s: exposed %d, want %d", w.Rank, ax, g.ExposedNs[ax], e)
+			}
+		}
+		if g.ExposedNs["other"] > 0 || g.CommNs["other"] > 0 {
+			t.Errorf("rank %d: %d ns of communication on no axis (%d exposed)", w.Rank, g.CommNs["other"], g.ExposedNs["other"])
+		}
+	}
+	if t.Failed() {
+		t.Logf("analysed: schedule %s m=%d, step %d (truth %s m=%d, step %d)", res.Schedule, res.Microbatches, res.StepNs, tr.Schedule, tr.Microbatches, tr.StepNs)
+	}
+}
