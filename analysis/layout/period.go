@@ -10,8 +10,9 @@ import (
 // traffic: a data-parallel group syncs once per step, so its kernels form
 // one burst per step on each member (bursts split by gaps longer than half
 // the longest gap), while tensor-parallel kernels run through every pass.
-// The estimate is the fewest bursts any traffic class shows (the median
-// over its groups' members); 0 when no class has traffic.
+// The estimate is the fewest bursts any traffic class shows (the lower
+// median over its groups' members: ranks whose longest gaps fall inside a
+// step count more); 0 when no class has traffic.
 func periodSteps(t *model.Trace, st []commStats, classes map[[2]int32][]int) int {
 	kernels := commKernels(t)
 	best := 0
@@ -28,7 +29,7 @@ func periodSteps(t *model.Trace, st []commStats, classes map[[2]int32][]int) int
 			continue
 		}
 		slices.Sort(counts)
-		if m := counts[len(counts)/2]; best == 0 || m < best {
+		if m := counts[(len(counts)-1)/2]; best == 0 || m < best {
 			best = m
 		}
 	}

@@ -5,7 +5,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/analysis/layout"
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
@@ -19,15 +22,21 @@ type realCase struct {
 	scenario string
 	opts     nsysw.Options
 	from     string // the Result's steps_from
+	edit     func(*samples.Config)
 }
 
+// threeFromZero is a 3-step capture numbered train_step 0, 1, 2.
+func threeFromZero(c *samples.Config) { c.Steps, c.FirstStep = 3, 0 }
+
 var realCases = []realCase{
-	{"default/train_step", "default", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step"},
-	{"default/iteration/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, StepName: "iteration %d", PerNode: true}, "annotations:iteration"},
-	{"cut-last-step/train_step", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step"},
-	{"dp-overlap/step_N", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, StepName: "step_%d"}, "annotations:step"},
-	{"default/no-step-ranges", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period"},
-	{"dp-overlap/no-step-ranges", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period"},
+	{"default/train_step", "default", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", nil},
+	{"default/3-steps-from-0", "default", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", threeFromZero},
+	{"default/iteration/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, StepName: "iteration %d", PerNode: true}, "annotations:iteration", nil},
+	{"cut-last-step/train_step", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", nil},
+	{"dp-overlap/step_N", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, StepName: "step_%d"}, "annotations:step", nil},
+	{"default/no-step-ranges", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil},
+	{"cut-last-step/no-step-ranges", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil},
+	{"dp-overlap/no-step-ranges", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil},
 }
 
 // TestRealDialectMeetsTruth: in the real-nsys dialect the layout, the
@@ -39,6 +48,9 @@ func TestRealDialectMeetsTruth(t *testing.T) {
 	for _, c := range realCases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := sampletest.Config(t, c.scenario)
+			if c.edit != nil {
+				c.edit(&cfg)
+			}
 			if c.opts.NoStepRanges {
 				cfg.TruthFrom = 1 // the period cannot see where the first step starts
 			}
@@ -95,5 +107,56 @@ func checkReal(t *testing.T, res *result.Result, tr samples.Truth, steps []int, 
 	}
 	if t.Failed() {
 		t.Logf("analysed: schedule %s m=%d, step %d (truth %s m=%d, step %d)", res.Schedule, res.Microbatches, res.StepNs, tr.Schedule, tr.Microbatches, tr.StepNs)
+	}
+}
+
+// TestRealDialectLayoutEveryScenario: from communicator hashes, membership
+// and traffic alone (no step ranges either), every scenario's layout and
+// every rank's coordinates are the truth's, and every communicator that
+// carried traffic has a parallel axis.
+func TestRealDialectLayoutEveryScenario(t *testing.T) {
+	for _, sc := range samples.Scenarios {
+		if sc.Name == "big-64" || sc.Name == "p2p-nometa" {
+			continue // big-64: the benchmark job; p2p-nometa: pre-2.25 style kernels without communicator, docs/layout.md
+		}
+		for _, steps := range []bool{true, false} {
+			t.Run(sc.Name+map[bool]string{true: "/train_step", false: "/no-step-ranges"}[steps], func(t *testing.T) {
+				job := sampletest.Job(t, sc.Name)
+				dir := t.TempDir()
+				if _, err := nsysw.Write(dir, job.Trace, nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: !steps}); err != nil {
+					t.Fatal(err)
+				}
+				tr := sampletest.Load(t, source.Options{Workers: 2}, dir)
+				l, err := layout.Infer(tr, layout.Flags{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkLayout(t, tr, l, job.Truth)
+			})
+		}
+	}
+}
+
+func checkLayout(t *testing.T, tr *model.Trace, l layout.Layout, want samples.Truth) {
+	t.Helper()
+	if l.TP != want.TP || l.PP != want.PP || l.DP != want.DP || l.CP != max(want.CP, 1) || l.EP != max(want.EP, 1) {
+		t.Fatalf("layout TP%d PP%d DP%d CP%d EP%d (by %s), want TP%d PP%d DP%d CP%d EP%d", l.TP, l.PP, l.DP, l.CP, l.EP, l.By, want.TP, want.PP, want.DP, want.CP, want.EP)
+	}
+	for _, w := range want.Ranks {
+		c := tr.Ranks[tr.FindRank(int32(w.Rank))].Coord
+		if int(c.TP) != w.TP || int(c.PP) != w.PP || int(c.DP) != w.DP || int(c.CP) != w.CP || int(c.EP) != w.EP {
+			t.Errorf("rank %d: %+v, want tp%d pp%d dp%d cp%d ep%d", w.Rank, c, w.TP, w.PP, w.DP, w.CP, w.EP)
+		}
+	}
+	used := map[int32]bool{}
+	for i, k := range tr.Events.Kind {
+		if c := tr.Events.Coll[i]; k == model.KindComm && c >= 0 {
+			used[tr.Colls.Comm[c]] = true
+		}
+	}
+	for i, c := range tr.Comms {
+		if used[int32(i)] && (c.Axis == model.AxisUnknown || c.Axis == model.AxisWorld) {
+			t.Errorf("communicator %s %v carried traffic but has axis %s", c.ID, c.Members, c.Axis)
+		}
 	}
 }
