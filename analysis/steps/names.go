@@ -6,29 +6,32 @@ import (
 	"strings"
 )
 
-// stepRangeName matches the step ranges frameworks and users push without being
-// told to (../shared/reference/dialects.md): ProfilerStep#N, train_step,
-// train_step N, iteration N, step N, step_N, case-insensitive, optionally
-// behind an NVTX domain ("Megatron:train_step 3"). Group 1 is the family,
-// group 2 the number when there is one.
+// stepRangeName matches the step ranges frameworks and users push without
+// being told to (../shared/reference/dialects.md): ProfilerStep#N,
+// train_step, train_step N, iteration N, step N, step_N, case-insensitive,
+// optionally behind an NVTX domain ("Megatron:train_step 3"). Group 1 is
+// the family, group 2 the number when there is one.
 var stepRangeName = regexp.MustCompile(`(?i)^(?:[\w.-]+:)?\s*(ProfilerStep|train[_ ]?step|iteration|iter|step)(?:\s*[#_:. -]?\s*(\d+))?\s*$`)
 
 // Families are the step-name families in order of preference when a trace
 // has several.
 var Families = []string{"ProfilerStep", "train_step", "iteration", "iter", "step"}
 
-// StepLike reports whether name is a step range and, when it is, its family
-// ("ProfilerStep", "train_step", "iteration", "iter", "step") and its number (-1 when it has none). Only ProfilerStep and train_step are
-// step-like without a number: "iteration" or "step" alone is too common a
-// word.
+// StepLike reports whether name is a step range and, when it is, its
+// family ("ProfilerStep", "train_step", "iteration", "iter", "step") and
+// its number (-1 when it has none). Only train_step is step-like without a
+// number: "iteration" or "step" alone is too common a word.
 func StepLike(name string) (family string, n int32, ok bool) {
 	m := stepRangeName.FindStringSubmatch(name)
 	if m == nil {
 		return "", 0, false
 	}
 	k := familyKey(m[1])
-	if m[2] == "" {
-		return canonical[k], -1, k == "trainstep"
+	switch {
+	case m[2] == "" && k == "trainstep":
+		return canonical[k], -1, true
+	case m[2] == "":
+		return "", 0, false
 	}
 	v, err := strconv.ParseInt(m[2], 10, 32)
 	if err != nil {

@@ -1,8 +1,8 @@
 // Package steps finds the iterations (training steps) of each rank.
 //
 // A step window is, in order of preference, a range annotation matching the
-// user's regular expression (NVTX ranges in nsys), a Kineto ProfilerStep#N
-// annotation, the period of the once-per-step data-parallel synchronisation,
+// user's regular expression (NVTX ranges in nsys), a step-like range
+// (ProfilerStep#N, train_step N, iteration N, step_N ...), the period of the once-per-step data-parallel synchronisation,
 // or, with none of these, the whole trace. Only iterations that every rank
 // has are analysed; Find labels Events.Iter of the events in them. See
 // docs/steps.md and docs/semantics.md.
