@@ -2,8 +2,9 @@
 //
 // A step window is, in order of preference, a range annotation matching the
 // user's regular expression (NVTX ranges in nsys), a step-like range
-// (ProfilerStep#N, train_step N, iteration N, step_N ...), the period of the once-per-step data-parallel synchronisation,
-// or, with none of these, the whole trace. Only iterations that every rank
+// (ProfilerStep#N, train_step N, iteration N, step_N ...), the period of
+// the once-per-step data-parallel synchronisation, or, with none of these,
+// the whole trace. Only iterations that every rank
 // has are analysed; Find labels Events.Iter of the events in them. See
 // docs/steps.md and docs/semantics.md.
 package steps
