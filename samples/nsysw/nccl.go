@@ -60,7 +60,7 @@ func (w *writer) commRank(c int32, g int32) int32 {
 // as ncclCommInitRank ranges, or in DialectReal as ncclCommInitRankConfig
 // of the world and ncclCommSplit of it.
 func (w *writer) writeInits(r int32) error {
-	if w.opts.NoNVTX {
+	if w.opts.NoNVTX || w.opts.NoCommInit {
 		return nil
 	}
 	world := w.worldComm()

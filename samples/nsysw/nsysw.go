@@ -43,6 +43,11 @@ type Options struct {
 	// NoStepRanges leaves the step ranges out (DialectReal): the steps
 	// are then visible only in the traffic.
 	NoStepRanges bool
+	// NoCommInit leaves out the communicator creation ranges, as a capture
+	// started after NCCL's init records (nsys --capture-range=cudaProfilerApi
+	// around the profiled steps): members are then only the ranks seen
+	// using a communicator.
+	NoCommInit bool
 }
 
 // Write writes tr into dir and returns the paths written.

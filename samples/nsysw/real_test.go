@@ -35,6 +35,7 @@ var realCases = []realCase{
 	{"cut-last-step/train_step", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", nil},
 	{"dp-overlap/step_N", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, StepName: "step_%d"}, "annotations:step", nil},
 	{"default/no-step-ranges", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil},
+	{"default/no-step-ranges-no-init/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, NoCommInit: true, PerNode: true}, "dp-sync-period", nil},
 	{"cut-last-step/no-step-ranges", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil},
 	{"dp-overlap/no-step-ranges", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil},
 }
@@ -111,7 +112,8 @@ func checkReal(t *testing.T, res *result.Result, tr samples.Truth, steps []int, 
 }
 
 // TestRealDialectLayoutEveryScenario: from communicator hashes, membership
-// and traffic alone (no step ranges either), every scenario's layout and
+// and traffic alone (also without step ranges and communicator creation:
+// a capture started after init), every scenario's layout and
 // every rank's coordinates are the truth's, and every communicator that
 // carried traffic has a parallel axis.
 func TestRealDialectLayoutEveryScenario(t *testing.T) {
@@ -120,10 +122,11 @@ func TestRealDialectLayoutEveryScenario(t *testing.T) {
 			continue // big-64: the benchmark job; p2p-nometa: pre-2.25 style kernels without communicator, docs/layout.md
 		}
 		for _, steps := range []bool{true, false} {
-			t.Run(sc.Name+map[bool]string{true: "/train_step", false: "/no-step-ranges"}[steps], func(t *testing.T) {
+			t.Run(sc.Name+map[bool]string{true: "/train_step", false: "/no-step-ranges-no-init"}[steps], func(t *testing.T) {
 				job := sampletest.Job(t, sc.Name)
 				dir := t.TempDir()
-				if _, err := nsysw.Write(dir, job.Trace, nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: !steps}); err != nil {
+				opts := nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: !steps, NoCommInit: !steps}
+				if _, err := nsysw.Write(dir, job.Trace, opts); err != nil {
 					t.Fatal(err)
 				}
 				tr := sampletest.Load(t, source.Options{Workers: 2}, dir)
