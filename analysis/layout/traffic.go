@@ -239,24 +239,30 @@ func pickAxis(pool []model.Axis, k, n int, freq float64) model.Axis {
 // preferred family) of the first rank that has any; without step ranges,
 // the steps the traffic shows (periodSteps); at least 1.
 func stepCount(t *model.Trace, st []commStats, classes map[[2]int32][]int) int {
-	counts := map[string]int{}
-	rank := int32(-1)
-	ev := &t.Events
-	for i := 0; i < ev.Len(); i++ {
-		if ev.Kind[i] != model.KindAnnotation {
-			continue
+	family := map[int32]string{} // name id → step family, "" for none
+	for _, r := range t.Ranks {
+		counts := map[string]int{}
+		lo, hi := t.Events.RankRange(r.Rank)
+		for i := lo; i < hi; i++ {
+			if t.Events.Kind[i] == model.KindAnnotation {
+				counts[stepFamily(t, family, t.Events.Name[i])]++
+			}
 		}
-		f, _, ok := steps.StepLike(t.Name(i))
-		if !ok || rank >= 0 && ev.Rank[i] != rank {
-			continue
-		}
-		rank = ev.Rank[i]
-		counts[f]++
-	}
-	for _, f := range steps.Families {
-		if counts[f] > 0 {
-			return counts[f]
+		for _, f := range steps.Families {
+			if counts[f] > 0 {
+				return counts[f]
+			}
 		}
 	}
 	return max(periodSteps(t, st, classes), 1)
+}
+
+// stepFamily is the step family of name id (steps.StepLike), cached.
+func stepFamily(t *model.Trace, cache map[int32]string, id int32) string {
+	f, ok := cache[id]
+	if !ok {
+		f, _, _ = steps.StepLike(t.Names.Get(id))
+		cache[id] = f
+	}
+	return f
 }
