@@ -8,7 +8,10 @@
 // or a synthesized one) and every NCCL kernel an NCCL NVTX range around
 // its launch with the payload NCCL >= 2.25 records (communicator id,
 // message size, peer). Communicators get ncclCommInitRank ranges.
-// Annotations and CPU operators become NVTX push/pop ranges. A report's
+// Annotations and CPU operators become NVTX push/pop ranges. DialectReal
+// writes instead what plain nsys records of a framework's job: NCCL's
+// ranges, ncclCommInitRankConfig + ncclCommSplit, and step ranges named
+// like "train_step N" (dialect.go). A report's
 // session starts 1 ms before its first event; its utcEpochNs is the rank's
 // ClockBase plus that start, so session start + event time is the model's
 // wall clock (ClockBase + time).
