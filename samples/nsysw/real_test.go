@@ -35,7 +35,8 @@ var realCases = []realCase{
 	{"cut-last-step/train_step", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", nil},
 	{"dp-overlap/step_N", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, StepName: "step_%d"}, "annotations:step", nil},
 	{"default/no-step-ranges", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil},
-	{"default/no-step-ranges-no-init/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, NoCommInit: true, PerNode: true}, "dp-sync-period", nil},
+	{"default/no-step-ranges-no-init", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, NoCommInit: true}, "dp-sync-period", nil},
+	{"default/no-step-ranges/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, PerNode: true}, "dp-sync-period", nil},
 	{"cut-last-step/no-step-ranges", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil},
 	{"dp-overlap/no-step-ranges", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil},
 }
