@@ -50,23 +50,32 @@ func header(res *result.Result) string {
 		throughput(res, " · ")
 }
 
-// stepsFrom says what found the steps: ", from ProfilerStep ranges",
-// ", from the DP-sync period"; "" when the Result does not say.
+// stepsFrom is ", " and StepsSource(from), or "" when it says nothing.
 func stepsFrom(from string) string {
+	if s := StepsSource(from); s != "" {
+		return ", " + s
+	}
+	return ""
+}
+
+// StepsSource says in words what found the steps (the Result's
+// steps_from): "from ProfilerStep ranges", "from the DP-sync period",
+// "the whole trace"; "" when the Result does not say.
+func StepsSource(from string) string {
 	if f, ok := strings.CutPrefix(from, "annotations:"); ok {
-		return ", from " + f + " ranges"
+		return "from " + f + " ranges"
 	}
 	switch from {
 	case "":
 		return ""
 	case "step-regex":
-		return ", from --step-regex ranges"
+		return "from --step-regex ranges"
 	case "dp-sync-period", "world-sync-period":
-		return ", from the " + strings.ToUpper(strings.TrimSuffix(from, "-sync-period")) + "-sync period"
+		return "from the " + strings.ToUpper(strings.TrimSuffix(from, "-sync-period")) + "-sync period"
 	case "whole-trace":
-		return ", the whole trace"
+		return "the whole trace"
 	}
-	return ", from " + from
+	return "from " + from
 }
 
 // throughput is res's tokens/s and MFU (or achieved TFLOP/s per GPU

@@ -31,7 +31,7 @@ func metadata(r *result.Result) []meta {
 		{"ranks", fmt.Sprint(r.WorldSize)},
 		{"layout", layout},
 		{"schedule", fmt.Sprintf("%s, %d microbatches", sched, r.Microbatches)},
-		{"steps analysed", stepsLine(r.Iterations)},
+		{"steps analysed", stepsLine(r.Iterations, r.StepsFrom)},
 		{"step time", units.Duration(r.StepNs)},
 		{"bottleneck stage", fmt.Sprintf("%d (imbalance %.2f)", r.BottleneckStage, r.StageImbalance)},
 		{"clock alignment", fmt.Sprintf("%s, residual %s over %d collectives", r.Clock.Method, units.Duration(r.Clock.ResidualNs), r.Clock.Matched)},
@@ -55,11 +55,15 @@ func throughputMeta(r *result.Result) []meta {
 	return out
 }
 
-func stepsLine(its []result.Iteration) string {
+func stepsLine(its []result.Iteration, from string) string {
 	if len(its) == 0 {
 		return "none"
 	}
-	return fmt.Sprintf("%d (steps %d–%d)", len(its), its[0].Index, its[len(its)-1].Index)
+	s := fmt.Sprintf("%d (steps %d–%d)", len(its), its[0].Index, its[len(its)-1].Index)
+	if f := report.StepsSource(from); f != "" {
+		s += ", " + f
+	}
+	return s
 }
 
 func sourcesLine(src []result.Source) string {
