@@ -68,6 +68,9 @@ func (w *writer) writeInits(r int32) error {
 	if !slices.ContainsFunc(comms, func(c model.Communicator) bool { return len(c.Members) == len(world.Members) }) {
 		comms = append([]model.Communicator{world}, comms...)
 	}
+	for _, m := range w.opts.IdleComms {
+		comms = append(comms, model.Communicator{ID: fmt.Sprintf("idle:%v", m), Members: m})
+	}
 	t := w.base + 100*usec
 	for _, c := range comms {
 		if err := w.writeInit(r, c, world, t); err != nil {

@@ -51,6 +51,10 @@ type Options struct {
 	// around the profiled steps): members are then only the ranks seen
 	// using a communicator.
 	NoCommInit bool
+	// IdleComms are communicators created (ncclCommSplit in DialectReal)
+	// that carry no traffic, by members: the composite groups Megatron
+	// creates (MODEL_PARALLEL, TENSOR_AND_DATA_PARALLEL, EMBEDDING ...).
+	IdleComms [][]int32
 }
 
 // Write writes tr into dir and returns the paths written.

@@ -1,6 +1,7 @@
 package nsysw_test
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -23,22 +24,61 @@ type realCase struct {
 	opts     nsysw.Options
 	from     string // the Result's steps_from
 	edit     func(*samples.Config)
+	megatron bool // also create Megatron's composite groups, which carry nothing
+}
+
+// megatronGroups are the composite groups Megatron-LM creates beside the
+// TP, PP and DP ones, which carry no traffic in the simulated job: per dp
+// the model-parallel group (TP×PP), per pp the tensor-and-data group, per
+// (tp, dp) the embedding group of the first and last stage, and per
+// (tp, pp) the data-parallel group with CP (the DP members again).
+func megatronGroups(c samples.Config) [][]int32 {
+	keys := map[string][]int32{}
+	var order []string
+	add := func(key string, r int) {
+		if _, ok := keys[key]; !ok {
+			order = append(order, key)
+		}
+		keys[key] = append(keys[key], int32(r))
+	}
+	for r := range c.World() {
+		p := c.Place(r)
+		add(fmt.Sprintf("mp dp%d", p.DP), r)
+		add(fmt.Sprintf("tp-dp pp%d", p.PP), r)
+		add(fmt.Sprintf("dp-cp tp%d pp%d", p.TP, p.PP), r)
+		if c.PP > 1 && (p.PP == 0 || p.PP == c.PP-1) {
+			add(fmt.Sprintf("emb tp%d dp%d", p.TP, p.DP), r)
+		}
+	}
+	out := make([][]int32, len(order))
+	for i, k := range order {
+		out[i] = keys[k]
+	}
+	return out
+}
+
+// withMegatronGroups adds megatronGroups to the options.
+func withMegatronGroups(o nsysw.Options, c samples.Config) nsysw.Options {
+	o.IdleComms = megatronGroups(c)
+	return o
 }
 
 // threeFromZero is a 3-step capture numbered train_step 0, 1, 2.
 func threeFromZero(c *samples.Config) { c.Steps, c.FirstStep = 3, 0 }
 
 var realCases = []realCase{
-	{"default/train_step", "default", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", nil},
-	{"default/3-steps-from-0", "default", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", threeFromZero},
-	{"default/iteration/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, StepName: "iteration %d", PerNode: true}, "annotations:iteration", nil},
-	{"cut-last-step/train_step", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", nil},
-	{"dp-overlap/step_N", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, StepName: "step_%d"}, "annotations:step", nil},
-	{"default/no-step-ranges", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil},
-	{"default/no-step-ranges-no-init", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, NoCommInit: true}, "dp-sync-period", nil},
-	{"default/no-step-ranges/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, PerNode: true}, "dp-sync-period", nil},
-	{"cut-last-step/no-step-ranges", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil},
-	{"dp-overlap/no-step-ranges", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil},
+	{"default/train_step", "default", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", nil, false},
+	{"default/3-steps-from-0", "default", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", threeFromZero, false},
+	{"default/iteration/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, StepName: "iteration %d", PerNode: true}, "annotations:iteration", nil, false},
+	{"cut-last-step/train_step", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", nil, false},
+	{"dp-overlap/step_N", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, StepName: "step_%d"}, "annotations:step", nil, false},
+	{"default/no-step-ranges", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil, false},
+	{"default/megatron-groups", "default", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", nil, true},
+	{"default/megatron-groups/no-step-ranges/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, PerNode: true}, "dp-sync-period", nil, true},
+	{"default/no-step-ranges-no-init", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, NoCommInit: true}, "dp-sync-period", nil, false},
+	{"default/no-step-ranges/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, PerNode: true}, "dp-sync-period", nil, false},
+	{"cut-last-step/no-step-ranges", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil, false},
+	{"dp-overlap/no-step-ranges", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil, false},
 }
 
 // TestRealDialectMeetsTruth: in the real-nsys dialect the layout, the
@@ -58,7 +98,11 @@ func TestRealDialectMeetsTruth(t *testing.T) {
 			}
 			job := sampletest.Simulate(t, cfg)
 			dir := t.TempDir()
-			if _, err := nsysw.WriteDir(dir, job, c.opts); err != nil {
+			opts := c.opts
+			if c.megatron {
+				opts = withMegatronGroups(opts, cfg)
+			}
+			if _, err := nsysw.WriteDir(dir, job, opts); err != nil {
 				t.Fatal(err)
 			}
 			res := analyzeDir(t, dir)
@@ -113,8 +157,9 @@ func checkReal(t *testing.T, res *result.Result, tr samples.Truth, steps []int, 
 }
 
 // TestRealDialectLayoutEveryScenario: from communicator hashes, membership
-// and traffic alone (also without step ranges and communicator creation:
-// a capture started after init), every scenario's layout and
+// and traffic alone (with Megatron's idle composite groups created too; and
+// without step ranges and communicator creation: a capture started after
+// init), every scenario's layout and
 // every rank's coordinates are the truth's, and every communicator that
 // carried traffic has a parallel axis.
 func TestRealDialectLayoutEveryScenario(t *testing.T) {
@@ -123,10 +168,13 @@ func TestRealDialectLayoutEveryScenario(t *testing.T) {
 			continue // big-64: the benchmark job; p2p-nometa: pre-2.25 style kernels without communicator, docs/layout.md
 		}
 		for _, steps := range []bool{true, false} {
-			t.Run(sc.Name+map[bool]string{true: "/train_step", false: "/no-step-ranges-no-init"}[steps], func(t *testing.T) {
+			t.Run(sc.Name+map[bool]string{true: "/train_step/megatron-groups", false: "/no-step-ranges-no-init"}[steps], func(t *testing.T) {
 				job := sampletest.Job(t, sc.Name)
 				dir := t.TempDir()
 				opts := nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: !steps, NoCommInit: !steps}
+				if steps {
+					opts = withMegatronGroups(opts, job.Config)
+				}
 				if _, err := nsysw.Write(dir, job.Trace, opts); err != nil {
 					t.Fatal(err)
 				}
