@@ -76,6 +76,7 @@ var realCases = []realCase{
 	{"default/megatron-groups", "default", nsysw.Options{Dialect: nsysw.DialectReal}, "annotations:train_step", nil, true},
 	{"default/megatron-groups/no-step-ranges/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, PerNode: true}, "dp-sync-period", nil, true},
 	{"default/no-step-ranges-no-init", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, NoCommInit: true}, "dp-sync-period", nil, false},
+	{"default/no-step-ranges-no-init/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, NoCommInit: true, PerNode: true}, "dp-sync-period", nil, false},
 	{"default/no-step-ranges/per-node", "default", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true, PerNode: true}, "dp-sync-period", nil, false},
 	{"cut-last-step/no-step-ranges", "cut-last-step", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil, false},
 	{"dp-overlap/no-step-ranges", "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true}, "dp-sync-period", nil, false},
