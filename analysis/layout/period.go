@@ -14,6 +14,9 @@ import (
 // median over its groups' members: ranks whose longest gaps fall inside a
 // step count more); 0 when no class has traffic.
 func periodSteps(t *model.Trace, st []commStats, classes map[[2]int32][]int) int {
+	if len(classes) == 0 {
+		return 0
+	}
 	kernels := commKernels(t)
 	best := 0
 	for _, ids := range classes {
