@@ -13,7 +13,7 @@ import (
 // The estimate is the fewest bursts any traffic class shows (the lower
 // median over its groups' members: ranks whose longest gaps fall inside a
 // step count more); 0 when no class has traffic.
-func periodSteps(t *model.Trace, st []commStats, classes map[[2]int32][]int) int {
+func periodSteps(t *model.Trace, classes map[[2]int32][]int) int {
 	if len(classes) == 0 {
 		return 0
 	}

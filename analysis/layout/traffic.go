@@ -195,7 +195,7 @@ func (c trafficClass) contextParallel() bool {
 // rankClasses sums each class's traffic and sorts the classes busiest first.
 func rankClasses(t *model.Trace, st []commStats, classes map[[2]int32][]int) []trafficClass {
 	var cs []trafficClass
-	nSteps := float64(stepCount(t, st, classes))
+	nSteps := float64(stepCount(t, classes))
 	for _, ids := range classes {
 		c := trafficClass{comms: ids}
 		var m int
@@ -238,7 +238,7 @@ func pickAxis(pool []model.Axis, k, n int, freq float64) model.Axis {
 // stepCount is the number of step ranges (steps.StepLike, of the
 // preferred family) of the first rank that has any; without step ranges,
 // the steps the traffic shows (periodSteps); at least 1.
-func stepCount(t *model.Trace, st []commStats, classes map[[2]int32][]int) int {
+func stepCount(t *model.Trace, classes map[[2]int32][]int) int {
 	family := map[int32]string{} // name id → step family, "" for none
 	for _, r := range t.Ranks {
 		counts := map[string]int{}
@@ -254,7 +254,7 @@ func stepCount(t *model.Trace, st []commStats, classes map[[2]int32][]int) int {
 			}
 		}
 	}
-	return max(periodSteps(t, st, classes), 1)
+	return max(periodSteps(t, classes), 1)
 }
 
 // stepFamily is the step family of name id (steps.StepLike), cached.
