@@ -64,6 +64,12 @@ func TestAccuracyAcrossForms(t *testing.T) {
 		{"default, merged Kineto + NCCL logs + Inspector, no descriptions", mergedCase},
 		{"default (nsys SQLite form)", func(t *testing.T) (*result.Result, samples.Truth) { return nsysCase(t, "default") }},
 		{"clock-skew (nsys SQLite form)", func(t *testing.T) (*result.Result, samples.Truth) { return nsysCase(t, "clock-skew") }},
+		{"default (real nsys dialect: hashes, train_step ranges)", func(t *testing.T) (*result.Result, samples.Truth) {
+			return nsysRealCase(t, "default", nsysw.Options{Dialect: nsysw.DialectReal})
+		}},
+		{"dp-overlap (real nsys dialect, no step ranges)", func(t *testing.T) (*result.Result, samples.Truth) {
+			return nsysRealCase(t, "dp-overlap", nsysw.Options{Dialect: nsysw.DialectReal, NoStepRanges: true})
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -107,4 +113,20 @@ func nsysCase(t *testing.T, name string) (*result.Result, samples.Truth) {
 		t.Fatal(err)
 	}
 	return loadAndAnalyze(t, filepath.Join(dir, "nsys")), job.Truth
+}
+
+// nsysRealCase writes the scenario in the real-nsys dialect; without step
+// ranges the truth leaves out the first step, which the DP-sync period
+// cannot see the start of.
+func nsysRealCase(t *testing.T, name string, opts nsysw.Options) (*result.Result, samples.Truth) {
+	cfg := sampletest.Config(t, name)
+	if opts.NoStepRanges {
+		cfg.TruthFrom = 1
+	}
+	job := sampletest.Simulate(t, cfg)
+	dir := filepath.Join(t.TempDir(), "nsys")
+	if _, err := nsysw.WriteDir(dir, job, opts); err != nil {
+		t.Fatal(err)
+	}
+	return loadAndAnalyze(t, dir), job.Truth
 }

@@ -17,7 +17,7 @@ import (
 // Options steer an analysis. The zero value infers everything.
 type Options struct {
 	Layout    layout.Flags   // --tp --pp --dp --cp --ep --order
-	StepRegex *regexp.Regexp // ranges that delimit steps (nsys NVTX); nil: ProfilerStep#N
+	StepRegex *regexp.Regexp // ranges that delimit steps (nsys NVTX); nil: step-like names (steps.StepLike), else the DP-sync period
 	Steps     []int32        // iterations to analyse; nil: every complete one
 	Tool      string         // "tpptrace <version>", recorded in the Result
 	Progress  func(step string)
@@ -35,7 +35,7 @@ type Step struct {
 var Steps = []Step{
 	{"classify", "infer the parallel layout: each communicator's axis (TP/PP/DP/CP/EP) and each rank's coordinates", classify},
 	{"align", "match collective instances across ranks and estimate each host's clock offset from their common end", align},
-	{"segment", "find each rank's step windows (ProfilerStep#N, --step-regex ranges, or the DP-sync period)", segment},
+	{"segment", "find each rank's step windows (--step-regex ranges, step-like ranges: ProfilerStep#N, train_step N, iteration N ..., or the DP-sync period)", segment},
 	{"measure", "per rank and step: compute, comm and exposed comm per axis, memcpy, idle, bubble; per collective: wait, transfer", measureStep},
 	{"pipeline", "detect the schedule (GPipe, 1F1B, interleaved) and m; ideal bubble; split bubbles into fill/drain and steady", pipelineStep},
 	{"diagnose", "stage imbalance, slow ranks, communicator α-β fits, ranked findings with cost, evidence and remedy", diagnoseStep},

@@ -50,6 +50,7 @@ func segment(r *run) error {
 		return fmt.Errorf("no step is complete on every rank (method %s)", s.Method)
 	}
 	r.steps = s
+	r.res.StepsFrom = s.From
 	r.res.Iterations = iterations(r)
 	r.res.StepNs = meanStep(r.res.Iterations)
 	return nil
@@ -57,7 +58,7 @@ func segment(r *run) error {
 
 // selectSteps keeps the iterations listed in want.
 func selectSteps(s steps.Steps, want []int32) steps.Steps {
-	out := steps.Steps{Method: s.Method, Dropped: s.Dropped, ByRank: map[int32][]steps.Window{}}
+	out := steps.Steps{Method: s.Method, From: s.From, Dropped: s.Dropped, ByRank: map[int32][]steps.Window{}}
 	for i, it := range s.Iters {
 		if !slices.Contains(want, it) {
 			continue

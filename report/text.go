@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -48,8 +49,8 @@ func header(res *result.Result) string {
 	if NoPipeline(res) {
 		sched = "no pipeline"
 	}
-	return fmt.Sprintf("%s%s · %s (%s, by %s) · %s · step %s (%s)",
-		plural(int64(res.WorldSize), "rank"), MissingNote(res), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step")) +
+	return fmt.Sprintf("%s%s · %s (%s, by %s) · %s · step %s (%s%s)",
+		plural(int64(res.WorldSize), "rank"), MissingNote(res), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step"), stepsFrom(res.StepsFrom)) +
 		throughput(res, " · ") + unaligned(res, " · ")
 }
 
@@ -91,6 +92,34 @@ func MissingNote(res *result.Result) string {
 		return fmt.Sprintf(" (%s missing of %d)", what, res.DeclaredWorldSize)
 	}
 	return fmt.Sprintf(" (%s missing)", what)
+}
+
+// stepsFrom is ", " and StepsSource(from), or "" when it says nothing.
+func stepsFrom(from string) string {
+	if s := StepsSource(from); s != "" {
+		return ", " + s
+	}
+	return ""
+}
+
+// StepsSource says in words what found the steps (the Result's
+// steps_from): "from ProfilerStep ranges", "from the DP-sync period",
+// "the whole trace"; "" when the Result does not say.
+func StepsSource(from string) string {
+	if f, ok := strings.CutPrefix(from, "annotations:"); ok {
+		return "from " + f + " ranges"
+	}
+	switch from {
+	case "":
+		return ""
+	case "step-regex":
+		return "from --step-regex ranges"
+	case "dp-sync-period", "world-sync-period":
+		return "from the " + strings.ToUpper(strings.TrimSuffix(from, "-sync-period")) + "-sync period"
+	case "whole-trace":
+		return "the whole trace"
+	}
+	return "from " + from
 }
 
 // throughput is res's tokens/s and MFU (or achieved TFLOP/s per GPU

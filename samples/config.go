@@ -53,6 +53,7 @@ type Config struct {
 	Steps           int       `json:"steps"`                   // ProfilerSteps written
 	CutLastStep     bool      `json:"cut_last_step,omitempty"` // the capture ends half-way through the last step on the upper half of the ranks
 	FirstStep       int       `json:"first_step"`              // number N of the first ProfilerStep#N
+	TruthFrom       int       `json:"truth_from,omitempty"`    // the truth leaves out this many leading steps (a capture analysed without step ranges: the DP-sync period cannot see where the first step starts)
 	Seed            int64     `json:"seed"`
 	Jitter          float64   `json:"jitter"` // relative σ of kernel durations and transfers
 
@@ -119,6 +120,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Microbatches < 1 || c.LayersPerStage < 1 || c.Steps < 1 {
 		bad("microbatches, layers per stage and steps must be >= 1 (got %d, %d, %d)", c.Microbatches, c.LayersPerStage, c.Steps)
+	}
+	if lo, hi := c.truthRange(); c.TruthFrom < 0 || c.TruthFrom > lo || lo >= hi {
+		bad("truth_from must leave at least one complete step (got %d of %d steps)", c.TruthFrom, c.Steps)
 	}
 	c.validateSchedule(bad)
 	if _, err := ParseDialect(c.Dialect); err != nil {

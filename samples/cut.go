@@ -14,11 +14,13 @@ func (s *sim) cutAt(r int) int64 {
 	return st.stepStart[k] + (st.stepEnd[k]-st.stepStart[k])/2
 }
 
-// truthSteps is the number of steps complete on every rank: all of them,
-// or all but the cut last one.
-func (c *Config) truthSteps() int {
+// truthRange is the steps the truth covers, as indexes [lo, hi): every
+// step complete on every rank (all of them, or all but the cut last one),
+// from TruthFrom on.
+func (c *Config) truthRange() (lo, hi int) {
+	hi = c.Steps
 	if c.CutLastStep {
-		return c.Steps - 1
+		hi--
 	}
-	return c.Steps
+	return min(max(c.TruthFrom, 0), hi-1), hi
 }

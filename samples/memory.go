@@ -75,7 +75,8 @@ func (s *sim) truthPeakMem(r int) int64 {
 		return 0
 	}
 	st, peak := &s.ranks[r], int64(math.MinInt64)
-	for k := range s.cfg.truthSteps() {
+	lo, hi := s.cfg.truthRange()
+	for k := lo; k < hi; k++ {
 		peak = max(peak, s.peakMem(r, st.stepStart[k], st.stepEnd[k]))
 	}
 	return peak

@@ -102,7 +102,8 @@ func (s *sim) truth() Truth {
 	if c.LateNs > 0 {
 		t.LateRank = c.LateRank
 	}
-	for k := range c.truthSteps() {
+	lo, hi := c.truthRange()
+	for k := lo; k < hi; k++ {
 		t.Steps = append(t.Steps, c.FirstStep+k)
 	}
 	t.StepNs = s.jobStepNs()
@@ -118,8 +119,9 @@ func (s *sim) truth() Truth {
 // jobStepNs is the mean over steps of (latest window end − earliest start).
 func (s *sim) jobStepNs() int64 {
 	var sum int64
-	n := s.cfg.truthSteps()
-	for k := range n {
+	first, end := s.cfg.truthRange()
+	n := end - first
+	for k := first; k < end; k++ {
 		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 		for _, st := range s.ranks {
 			lo, hi = min(lo, st.stepStart[k]), max(hi, st.stepEnd[k])
@@ -140,8 +142,9 @@ func (s *sim) truthRank(r int) TruthRank {
 		CommNs:        map[string]int64{}, ExposedNs: map[string]int64{}}
 	var sum stepFigures
 	var frac float64
-	n := c.truthSteps()
-	for k := range n {
+	first, end := c.truthRange()
+	n := end - first
+	for k := first; k < end; k++ {
 		f := s.stepFigures(r, int32(k))
 		sum.add(f)
 		frac += float64(f.bubble) / float64(f.window)

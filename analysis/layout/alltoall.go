@@ -41,7 +41,7 @@ func allToAllAxis(s commStats, members, steps int, epFree bool) model.Axis {
 // the split keeps every instance whole.
 func splitAllToAll(t *model.Trace) {
 	st := countTraffic(t)
-	steps := stepCount(t)
+	steps := stepCount(t, nil) // step ranges, else 1: the traffic classes are not known yet
 	for i := range len(t.Comms) {
 		c := t.Comms[i]
 		if c.Axis != model.AxisDP && c.Axis != model.AxisWorld || st[i].allToAll == 0 || moeLike(st[i], len(c.Members), steps) {

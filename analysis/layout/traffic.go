@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
+	"github.com/tpptrace/tpptrace/analysis/steps"
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
@@ -95,7 +95,7 @@ func labelByTraffic(t *model.Trace) {
 	classes := map[[2]int32][]int{} // (member count, stride) → unknown communicators
 	var silent []int                // unknown groups that ran nothing
 	epFree := !axisUsed(t, model.AxisEP)
-	steps := stepCount(t)
+	steps := stepCount(t, nil) // step ranges, else 1: the traffic classes are not known yet
 	for i := range t.Comms {
 		c := &t.Comms[i]
 		if c.Axis != model.AxisUnknown || len(c.Members) < 2 {
@@ -197,7 +197,7 @@ func (c trafficClass) contextParallel() bool {
 // rankClasses sums each class's traffic and sorts the classes busiest first.
 func rankClasses(t *model.Trace, st []commStats, classes map[[2]int32][]int) []trafficClass {
 	var cs []trafficClass
-	steps := float64(stepCount(t))
+	nSteps := float64(stepCount(t, classes))
 	for _, ids := range classes {
 		c := trafficClass{comms: ids}
 		var m int
@@ -206,7 +206,7 @@ func rankClasses(t *model.Trace, st []commStats, classes map[[2]int32][]int) []t
 			c.allGather += st[i].allGather
 			m += len(t.Comms[i].Members)
 		}
-		c.freq = float64(c.kernels) / float64(m) / steps
+		c.freq = float64(c.kernels) / float64(m) / nSteps
 		cs = append(cs, c)
 	}
 	slices.SortFunc(cs, func(a, b trafficClass) int { return cmp.Compare(b.freq, a.freq) })
@@ -237,20 +237,34 @@ func pickAxis(pool []model.Axis, k, n int, freq float64) model.Axis {
 	return pool[k]
 }
 
-// stepCount is the number of ProfilerStep annotations of the first rank
-// that has any, at least 1.
-func stepCount(t *model.Trace) int {
-	n, rank := 0, int32(-1)
-	ev := &t.Events
-	for i := 0; i < ev.Len(); i++ {
-		if ev.Kind[i] != model.KindAnnotation || !strings.HasPrefix(t.Name(i), "ProfilerStep#") {
-			continue
+// stepCount is the number of step ranges (steps.StepLike, of the
+// preferred family) of the first rank that has any; without step ranges,
+// the steps the traffic shows (periodSteps); at least 1.
+func stepCount(t *model.Trace, classes map[[2]int32][]int) int {
+	family := map[int32]string{} // name id → step family, "" for none
+	for _, r := range t.Ranks {
+		counts := map[string]int{}
+		lo, hi := t.Events.RankRange(r.Rank)
+		for i := lo; i < hi; i++ {
+			if t.Events.Kind[i] == model.KindAnnotation {
+				counts[stepFamily(t, family, t.Events.Name[i])]++
+			}
 		}
-		if rank >= 0 && ev.Rank[i] != rank {
-			break
+		for _, f := range steps.Families {
+			if counts[f] > 0 {
+				return counts[f]
+			}
 		}
-		rank = ev.Rank[i]
-		n++
 	}
-	return max(n, 1)
+	return max(periodSteps(t, classes), 1)
+}
+
+// stepFamily is the step family of name id (steps.StepLike), cached.
+func stepFamily(t *model.Trace, cache map[int32]string, id int32) string {
+	f, ok := cache[id]
+	if !ok {
+		f, _, _ = steps.StepLike(t.Names.Get(id))
+		cache[id] = f
+	}
+	return f
 }

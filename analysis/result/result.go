@@ -46,17 +46,22 @@ type Result struct {
 	ScheduleEvidence []StageOrder `json:"schedule_evidence,omitempty"`
 	StepNs           int64        `json:"step_ns"`
 	Iterations       []Iteration  `json:"iterations"`
-	Ranks            []RankStats  `json:"ranks"`
-	Stages           []StageStats `json:"stages"`
-	BottleneckStage  int          `json:"bottleneck_stage"`
-	StageImbalance   float64      `json:"stage_imbalance"` // max/mean of stage compute
-	SlowRanks        []SlowRank   `json:"slow_ranks"`
-	Findings         []Finding    `json:"findings"`
-	Comms            []CommStats  `json:"comms,omitempty"`
-	Clock            ClockStats   `json:"clock"`
-	RankSteps        []RankStep   `json:"rank_steps,omitempty"` // per rank and step, for heatmaps
-	Timeline         *Timeline    `json:"timeline,omitempty"`   // one representative step, classified
-	Warnings         []string     `json:"warnings,omitempty"`
+	// StepsFrom names what found the steps: "annotations:<family>" (step
+	// ranges: ProfilerStep, train_step, iteration, iter, step),
+	// "step-regex" (--step-regex), "dp-sync-period" or "world-sync-period"
+	// (no step ranges: the period of the data-parallel sync), "whole-trace".
+	StepsFrom       string       `json:"steps_from,omitempty"`
+	Ranks           []RankStats  `json:"ranks"`
+	Stages          []StageStats `json:"stages"`
+	BottleneckStage int          `json:"bottleneck_stage"`
+	StageImbalance  float64      `json:"stage_imbalance"` // max/mean of stage compute
+	SlowRanks       []SlowRank   `json:"slow_ranks"`
+	Findings        []Finding    `json:"findings"`
+	Comms           []CommStats  `json:"comms,omitempty"`
+	Clock           ClockStats   `json:"clock"`
+	RankSteps       []RankStep   `json:"rank_steps,omitempty"` // per rank and step, for heatmaps
+	Timeline        *Timeline    `json:"timeline,omitempty"`   // one representative step, classified
+	Warnings        []string     `json:"warnings,omitempty"`
 	// Throughput and model FLOPs utilization (seed §6.9), present only when
 	// the user gave the tokens per step (and, for the FLOPs figures, the
 	// model size): a trace does not know the model. TokensPerS is tokens per

@@ -13,17 +13,51 @@ import (
 // is a number, else the last number in the name, else the range's ordinal on
 // its rank. A rank with two ranges for one iteration keeps the longer.
 func annotated(t *model.Trace, re *regexp.Regexp) map[int32][]Window {
+	return annotatedBy(t, func(name string) int32 { return parseIter(re, name) })
+}
+
+// stepLike returns the windows of the preferred step-name family the trace
+// has (StepLike), and that family; nil when it has none.
+func stepLike(t *model.Trace) (map[int32][]Window, string) {
+	best := ""
+	seen := map[int32]bool{}
+	ev := &t.Events
+	for i := 0; i < ev.Len(); i++ {
+		if ev.Kind[i] != model.KindAnnotation || seen[ev.Name[i]] {
+			continue
+		}
+		seen[ev.Name[i]] = true
+		if f, _, ok := StepLike(t.Names.Get(ev.Name[i])); ok && (best == "" || familyRank(f) < familyRank(best)) {
+			best = f
+		}
+	}
+	if best == "" {
+		return nil, ""
+	}
+	return annotatedBy(t, func(name string) int32 {
+		f, n, ok := StepLike(name)
+		if !ok || f != best {
+			return -2
+		}
+		return n
+	}), best
+}
+
+// annotatedBy returns the windows of the CPU range annotations iterOf
+// numbers: the iteration, -1 for a numberless step (numbered by its
+// ordinal on the rank), -2 for a name that is no step.
+func annotatedBy(t *model.Trace, iterOf func(string) int32) map[int32][]Window {
 	out := map[int32][]Window{}
-	iterOf := map[int32]int32{} // name id → iteration, -1 numberless, -2 no match
+	byName := map[int32]int32{} // name id → iterOf
 	ev := &t.Events
 	for i := 0; i < ev.Len(); i++ {
 		if ev.Kind[i] != model.KindAnnotation {
 			continue
 		}
-		n, ok := iterOf[ev.Name[i]]
+		n, ok := byName[ev.Name[i]]
 		if !ok {
-			n = parseIter(re, t.Names.Get(ev.Name[i]))
-			iterOf[ev.Name[i]] = n
+			n = iterOf(t.Names.Get(ev.Name[i]))
+			byName[ev.Name[i]] = n
 		}
 		if n == -2 {
 			continue

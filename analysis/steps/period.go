@@ -1,27 +1,64 @@
 package steps
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import (
+	"sort"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
 
 // period finds steps from the once-per-step data-parallel synchronisation:
 // on each rank the kernels of DP communicators (WORLD ones when no
 // communicator is labelled DP) form one burst per step, bursts being
-// separated by gaps longer than half the longest gap. The last kernel of
-// burst k ends step k; window k is [end of burst k−1, end of burst k), so
-// the part before the first burst's end (iteration 0) is incomplete and
-// dropped. Ranks that disagree on the number of bursts keep the common
-// prefix.
-func period(t *model.Trace) map[int32][]Window {
+// separated by gaps longer than half the longest gap. Step k ends at the
+// end of the first host synchronisation call (a runtime call named
+// *Synchronize*) that ends after burst k and before burst k+1 starts (the
+// step's closing sync, after the optimizer), else at the burst's last
+// kernel. Window k is [end of step k−1, end of step k), so the part before
+// the first step's end (iteration 0) is incomplete and dropped. Ranks that
+// disagree on the number of bursts keep the common prefix. It returns the
+// axis used.
+func period(t *model.Trace) (map[int32][]Window, model.Axis) {
 	axis := syncAxis(t)
 	if axis == model.AxisUnknown {
-		return nil
+		return nil, axis
 	}
 	out := map[int32][]Window{}
 	for _, r := range activeRanks(t) {
-		ends := burstEnds(t, r, axis)
+		ends := stepEnds(t, r, burstsOf(t, r, axis))
 		for k := 1; k < len(ends); k++ {
 			out[r] = append(out[r], Window{Iter: int32(k), Start: ends[k-1], End: ends[k]})
 		}
 	}
+	return out, axis
+}
+
+// stepEnds moves each burst's end to the end of the first host sync after
+// it, when that sync ends before the next burst starts.
+func stepEnds(t *model.Trace, r int32, bursts []span) []int64 {
+	syncs := syncEnds(t, r)
+	out := make([]int64, len(bursts))
+	for k, b := range bursts {
+		out[k] = b.end
+		i := sort.Search(len(syncs), func(i int) bool { return syncs[i] > b.end })
+		if i < len(syncs) && (k+1 == len(bursts) || syncs[i] < bursts[k+1].start) {
+			out[k] = syncs[i]
+		}
+	}
+	return out
+}
+
+// syncEnds are the ends of rank r's host synchronisation calls, ascending.
+func syncEnds(t *model.Trace, r int32) []int64 {
+	var out []int64
+	ev := &t.Events
+	lo, hi := ev.RankRange(r)
+	for i := lo; i < hi; i++ {
+		if ev.Kind[i] == model.KindRuntime && strings.Contains(t.Names.Get(ev.Name[i]), "Synchronize") {
+			out = append(out, ev.Start[i]+ev.Dur[i])
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a] < out[b] })
 	return out
 }
 
@@ -40,22 +77,23 @@ func syncAxis(t *model.Trace) model.Axis {
 	return best
 }
 
-// burstEnds returns the end of each burst of rank r's kernels on axis.
-func burstEnds(t *model.Trace, r int32, axis model.Axis) []int64 {
+// burstsOf returns the span of each burst of rank r's kernels on axis.
+func burstsOf(t *model.Trace, r int32, axis model.Axis) []span {
 	ks := axisKernels(t, r, axis)
 	if len(ks) == 0 {
 		return nil
 	}
 	maxGap := largestGap(ks)
-	var out []int64
-	end := ks[0].end
+	var out []span
+	cur := ks[0]
 	for _, k := range ks[1:] {
-		if maxGap > 0 && 2*(k.start-end) > maxGap {
-			out = append(out, end)
+		if maxGap > 0 && 2*(k.start-cur.end) > maxGap {
+			out = append(out, cur)
+			cur = k
 		}
-		end = max(end, k.end)
+		cur.end = max(cur.end, k.end)
 	}
-	return append(out, end)
+	return append(out, cur)
 }
 
 type span struct{ start, end int64 }

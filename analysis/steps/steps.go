@@ -1,15 +1,17 @@
 // Package steps finds the iterations (training steps) of each rank.
 //
 // A step window is, in order of preference, a range annotation matching the
-// user's regular expression (NVTX ranges in nsys), a Kineto ProfilerStep#N
-// annotation, the period of the once-per-step data-parallel synchronisation,
-// or, with none of these, the whole trace. Only iterations that every rank
+// user's regular expression (NVTX ranges in nsys), a step-like range
+// (ProfilerStep#N, train_step N, iteration N, step_N ...), the period of
+// the once-per-step data-parallel synchronisation, or, with none of these,
+// the whole trace. Only iterations that every rank
 // has are analysed; Find labels Events.Iter of the events in them. See
 // docs/steps.md and docs/semantics.md.
 package steps
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
@@ -24,30 +26,29 @@ type Window struct {
 type Steps struct {
 	Iters   []int32            // analysed iteration numbers, complete on every rank, ascending
 	ByRank  map[int32][]Window // per rank, one window per entry of Iters, same order
-	Method  string             // "profiler-step", "regex", "period", "whole"
+	Method  string             // "profiler-step", "annotation", "regex", "period", "whole"
+	From    string             // what found them, for the Result: "annotations:ProfilerStep", "annotations:train_step", "step-regex", "dp-sync-period", "world-sync-period", "whole-trace"
 	Dropped []int32            // iterations seen but dropped as incomplete
 }
 
-// profilerStep matches Kineto's step annotation; group 1 is the step number.
-var profilerStep = regexp.MustCompile(`^ProfilerStep#(\d+)$`)
-
 // Find finds the steps: ranges matching re (when re is not nil and matches),
-// ProfilerStep#N annotations, or the period of the once-per-step DP sync,
-// else the whole trace as one step. It drops iterations some rank lacks and
-// a last annotated step that the capture cut short, and sets Events.Iter of
-// every event inside an analysed window (-1 elsewhere). It never fails on a
+// step-like range names (StepLike: ProfilerStep#N, train_step N,
+// iteration N, ...), or the period of the once-per-step DP sync, else the
+// whole trace as one step. It drops iterations some rank lacks and a last
+// annotated step that the capture cut short, and sets Events.Iter of every
+// event inside an analysed window (-1 elsewhere). It never fails on a
 // well-formed trace; the error is reserved for inputs it cannot read.
 func Find(t *model.Trace, re *regexp.Regexp) (Steps, error) {
 	ranks := activeRanks(t)
-	found, method := detect(t, re)
+	found, method, from := detect(t, re)
 	s := keepComplete(found, ranks)
-	s.Method = method
-	if method == "profiler-step" || method == "regex" {
+	s.Method, s.From = method, from
+	if method == "profiler-step" || method == "annotation" || method == "regex" {
 		dropCutLast(t, &s)
 	}
 	if len(s.Iters) == 0 && method != "whole" {
 		w := keepComplete(whole(t, ranks), ranks)
-		w.Method, w.Dropped = "whole", s.Dropped
+		w.Method, w.From, w.Dropped = "whole", "whole-trace", s.Dropped
 		s = w
 	}
 	assignIters(t, s)
@@ -55,20 +56,24 @@ func Find(t *model.Trace, re *regexp.Regexp) (Steps, error) {
 }
 
 // detect returns every rank's candidate windows by the first method that
-// finds any.
-func detect(t *model.Trace, re *regexp.Regexp) (map[int32][]Window, string) {
+// finds any, the method and what found them.
+func detect(t *model.Trace, re *regexp.Regexp) (map[int32][]Window, string, string) {
 	if re != nil {
 		if w := annotated(t, re); len(w) > 0 {
-			return w, "regex"
+			return w, "regex", "step-regex"
 		}
 	}
-	if w := annotated(t, profilerStep); len(w) > 0 {
-		return w, "profiler-step"
+	if w, family := stepLike(t); len(w) > 0 {
+		method := "annotation"
+		if family == "ProfilerStep" {
+			method = "profiler-step"
+		}
+		return w, method, "annotations:" + family
 	}
-	if w := period(t); len(w) > 0 {
-		return w, "period"
+	if w, axis := period(t); len(w) > 0 {
+		return w, "period", strings.ToLower(axis.String()) + "-sync-period"
 	}
-	return whole(t, activeRanks(t)), "whole"
+	return whole(t, activeRanks(t)), "whole", "whole-trace"
 }
 
 // activeRanks lists the ranks that have events, ascending.

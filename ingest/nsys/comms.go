@@ -14,6 +14,7 @@ type commTable struct {
 	nranks  map[uint64]int32
 	users   map[uint64]map[int32]bool // comm -> global ranks whose kernels used it
 	present map[int32]bool            // global ranks read
+	ordered map[uint64]bool           // comm without creation payloads whose peers read as members in ascending order
 }
 
 // resolveComms rebuilds communicators across reports from the communicator
@@ -21,6 +22,7 @@ type commTable struct {
 // collective's communicator, group size and global peer rank.
 func resolveComms(bs []*builder, opts source.Options) {
 	ct := buildCommTable(bs)
+	ct.ordered = orderedComms(ct, bs)
 	for _, b := range bs {
 		b.applyComms(ct)
 		b.noteMissingComms(opts)
@@ -115,7 +117,38 @@ func (ct commTable) peer(pc pendColl, members []int32) int32 {
 	if len(members) == 2 {
 		return members[0] + members[1] - pc.rank
 	}
+	if ct.ordered[pc.comm] {
+		return members[pc.peer]
+	}
 	return -1
+}
+
+// orderedComms finds the communicators without creation payloads (a
+// capture started after NCCL's init) whose p2p peers can be read as the
+// members in ascending global order: PyTorch numbers a group's ranks so
+// and passes the global rank as ncclCommSplit's key. It holds when every
+// peer index of the communicator's payloads falls inside its members and
+// names another rank than the caller.
+func orderedComms(ct commTable, bs []*builder) map[uint64]bool {
+	ok := map[uint64]bool{}
+	members := map[uint64][]int32{}
+	for _, b := range bs {
+		for _, pc := range b.colls {
+			if !pc.hasComm || pc.peer < 0 || len(ct.byRank[pc.comm]) > 0 {
+				continue
+			}
+			m, seen := members[pc.comm]
+			if !seen {
+				m = ct.members(pc.comm)
+				members[pc.comm] = m
+			}
+			good := int(pc.peer) < len(m) && m[pc.peer] != pc.rank
+			if v, seen := ok[pc.comm]; !seen || v {
+				ok[pc.comm] = good
+			}
+		}
+	}
+	return ok
 }
 
 // commID is the communicator key: NCCL's commHash as ingest/nccl keys it.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -151,8 +153,9 @@ func readOne(ctx context.Context, path string) (*builder, error) {
 }
 
 // assignRanks returns, per report, process id -> global rank. Processes no
-// source names a rank for get the lowest free ranks, in file then process
-// order, with a warning.
+// source names a rank for get the lowest free ranks, in file then device
+// (a launcher gives local rank i GPU i) then process order, with a
+// warning.
 func assignRanks(bs []*builder, paths []string, opts source.Options) []map[int32]int32 {
 	out := make([]map[int32]int32, len(bs))
 	used := map[int32]bool{}
@@ -164,7 +167,10 @@ func assignRanks(bs []*builder, paths []string, opts source.Options) []map[int32
 	}
 	next := int32(0)
 	for i, b := range bs {
-		for _, pid := range b.pids() {
+		if !slices.Contains(slices.Collect(maps.Values(out[i])), -1) {
+			continue
+		}
+		for _, pid := range b.pidsByDevice() {
 			if out[i][pid] >= 0 {
 				continue
 			}

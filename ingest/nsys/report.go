@@ -1,6 +1,7 @@
 package nsys
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -115,6 +116,15 @@ func (b *builder) pids() []int32 {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// pidsByDevice lists the GPU processes by the device they ran on most,
+// then by process id.
+func (b *builder) pidsByDevice() []int32 {
+	dev := b.devices()
+	ps := b.pids()
+	slices.SortStableFunc(ps, func(x, y int32) int { return cmp.Compare(dev[x], dev[y]) })
+	return ps
 }
 
 // size returns the file size, 0 when unknown.

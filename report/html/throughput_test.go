@@ -34,3 +34,15 @@ func TestMetadataShowsThroughput(t *testing.T) {
 		}
 	}
 }
+
+// TestMetadataSaysWhatFoundTheSteps: the steps row names the step source
+// when the Result has one.
+func TestMetadataSaysWhatFoundTheSteps(t *testing.T) {
+	r := fixture.Result(fixture.Small())
+	r.StepsFrom = "dp-sync-period"
+	for _, m := range metadata(r) {
+		if m.Name == "steps analysed" && !strings.HasSuffix(m.Value, ", from the DP-sync period") {
+			t.Errorf("steps row %q lacks the source", m.Value)
+		}
+	}
+}

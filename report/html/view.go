@@ -35,7 +35,7 @@ func metadata(r *result.Result) []meta {
 		{"ranks", fmt.Sprint(r.WorldSize) + report.MissingNote(r)},
 		{"layout", layout},
 	}, pipeline...)
-	out = append(out, meta{"steps analysed", stepsLine(r.Iterations)}, meta{"step time", units.Duration(r.StepNs)})
+	out = append(out, meta{"steps analysed", stepsLine(r.Iterations, r.StepsFrom)}, meta{"step time", units.Duration(r.StepNs)})
 	if !report.NoPipeline(r) {
 		out = append(out, meta{"bottleneck stage", fmt.Sprintf("%d (imbalance %.2f)", r.BottleneckStage, r.StageImbalance)})
 	}
@@ -71,11 +71,15 @@ func throughputMeta(r *result.Result) []meta {
 	return out
 }
 
-func stepsLine(its []result.Iteration) string {
+func stepsLine(its []result.Iteration, from string) string {
 	if len(its) == 0 {
 		return "none"
 	}
-	return fmt.Sprintf("%d (steps %d–%d)", len(its), its[0].Index, its[len(its)-1].Index)
+	s := fmt.Sprintf("%d (steps %d–%d)", len(its), its[0].Index, its[len(its)-1].Index)
+	if f := report.StepsSource(from); f != "" {
+		s += ", " + f
+	}
+	return s
 }
 
 func sourcesLine(src []result.Source) string {

@@ -55,23 +55,25 @@ func (w *writer) commRank(c int32, g int32) int32 {
 	return int32(slices.Index(w.tr.Comms[c].Members, g))
 }
 
-// writeInits writes an ncclCommInitRank range per communicator of rank r,
-// and one for the world communicator when the trace has none.
+// writeInits writes the creation of every communicator of rank r: the
+// world communicator (synthesized when the trace has none) and the others,
+// as ncclCommInitRank ranges, or in DialectReal as ncclCommInitRankConfig
+// of the world and ncclCommSplit of it.
 func (w *writer) writeInits(r int32) error {
-	if w.opts.NoNVTX {
+	if w.opts.NoNVTX || w.opts.NoCommInit {
 		return nil
 	}
-	world := make([]int32, len(w.tr.Ranks))
-	for i, x := range w.tr.Ranks {
-		world[i] = x.Rank
-	}
+	world := w.worldComm()
 	comms := slices.Clone(w.tr.Comms)
-	if !slices.ContainsFunc(comms, func(c model.Communicator) bool { return len(c.Members) == len(world) }) {
-		comms = append(comms, model.Communicator{ID: "world", Members: world})
+	if !slices.ContainsFunc(comms, func(c model.Communicator) bool { return len(c.Members) == len(world.Members) }) {
+		comms = append([]model.Communicator{world}, comms...)
+	}
+	for _, m := range w.opts.IdleComms {
+		comms = append(comms, model.Communicator{ID: fmt.Sprintf("idle:%v", m), Members: m})
 	}
 	t := w.base + 100*usec
 	for _, c := range comms {
-		if err := w.writeInit(r, c, t); err != nil {
+		if err := w.writeInit(r, c, world, t); err != nil {
 			return err
 		}
 		t += 10 * usec
@@ -79,7 +81,21 @@ func (w *writer) writeInits(r int32) error {
 	return nil
 }
 
-func (w *writer) writeInit(r int32, c model.Communicator, t int64) error {
+// worldComm is the trace's communicator of every rank, else a synthesized one.
+func (w *writer) worldComm() model.Communicator {
+	for _, c := range w.tr.Comms {
+		if len(c.Members) == len(w.tr.Ranks) {
+			return c
+		}
+	}
+	world := make([]int32, len(w.tr.Ranks))
+	for i, x := range w.tr.Ranks {
+		world[i] = x.Rank
+	}
+	return model.Communicator{ID: "world", Members: world}
+}
+
+func (w *writer) writeInit(r int32, c, world model.Communicator, t int64) error {
 	idx := slices.Index(c.Members, r)
 	if idx < 0 {
 		return nil
@@ -88,10 +104,27 @@ func (w *writer) writeInit(r int32, c model.Communicator, t int64) error {
 	if i := w.tr.FindRank(r); i >= 0 {
 		dev = max(w.tr.Ranks[i].LocalGPU, 0)
 	}
-	p := fmt.Sprintf(`{"NCCL communicator ID":%d,"No. of ranks":%d,"Rank":%d,"CUDA device":%d}`, CommHash(c.ID), len(c.Members), idx, dev)
-	if w.opts.NoCommID {
+	api, p := "ncclCommInitRank", fmt.Sprintf(`{"NCCL communicator ID":%d,"No. of ranks":%d,"Rank":%d,"CUDA device":%d}`, CommHash(c.ID), len(c.Members), idx, dev)
+	switch {
+	case w.opts.NoCommID:
 		p = fmt.Sprintf(`{"No. of ranks":%d,"Rank":%d,"CUDA device":%d}`, len(c.Members), idx, dev)
+	case w.opts.Dialect == DialectReal && c.ID == world.ID:
+		api = "ncclCommInitRankConfig"
+	case w.opts.Dialect == DialectReal:
+		api = "ncclCommSplit"
+		p = fmt.Sprintf(`{"NCCL communicator ID":%d,"Parent NCCL communicator ID":%d,"No. of ranks":%d,"Rank":%d,"CUDA device":%d,"Color":%d,"Key":%d}`,
+			CommHash(c.ID), CommHash(world.ID), len(c.Members), idx, dev, splitColor(c.Members), r)
 	}
 	end := t + 5*usec
-	return w.nvtx(t, &end, nvtxPushPop, w.gtid(r, -1), ncclDomain, "ncclCommInitRank", p)
+	return w.nvtx(t, &end, nvtxPushPop, w.gtid(r, -1), ncclDomain, api, p)
+}
+
+// splitColor is the colour every member of a group passes to ncclCommSplit:
+// a non-negative hash of the member list, as PyTorch derives it.
+func splitColor(members []int32) int32 {
+	h := fnv.New32a()
+	for _, m := range members {
+		fmt.Fprintf(h, "%d,", m)
+	}
+	return int32(h.Sum32() >> 1)
 }

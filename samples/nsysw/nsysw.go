@@ -8,7 +8,10 @@
 // or a synthesized one) and every NCCL kernel an NCCL NVTX range around
 // its launch with the payload NCCL >= 2.25 records (communicator id,
 // message size, peer). Communicators get ncclCommInitRank ranges.
-// Annotations and CPU operators become NVTX push/pop ranges. A report's
+// Annotations and CPU operators become NVTX push/pop ranges. DialectReal
+// writes instead what plain nsys records of a framework's job: NCCL's
+// ranges, ncclCommInitRankConfig + ncclCommSplit, and step ranges named
+// like "train_step N" (dialect.go). A report's
 // session starts 1 ms before its first event; its utcEpochNs is the rank's
 // ClockBase plus that start, so session start + event time is the model's
 // wall clock (ClockBase + time).
@@ -34,6 +37,24 @@ type Options struct {
 	// NoCommID writes NCCL payloads without the communicator id, as
 	// NCCL before 2.25 does.
 	NoCommID bool
+	// Dialect chooses what the NVTX side looks like (dialect.go).
+	Dialect Dialect
+	// StepName names the step ranges of DialectReal: a format with one
+	// %d for the step number ("train_step %d", "iteration %d"), or a
+	// fixed name ("train_step"); "" is "train_step %d".
+	StepName string
+	// NoStepRanges leaves the step ranges out (DialectReal): the steps
+	// are then visible only in the traffic.
+	NoStepRanges bool
+	// NoCommInit leaves out the communicator creation ranges, as a capture
+	// started after NCCL's init records (nsys --capture-range=cudaProfilerApi
+	// around the profiled steps): members are then only the ranks seen
+	// using a communicator.
+	NoCommInit bool
+	// IdleComms are communicators created (ncclCommSplit in DialectReal)
+	// that carry no traffic, by members: the composite groups Megatron
+	// creates (MODEL_PARALLEL, TENSOR_AND_DATA_PARALLEL, EMBEDDING ...).
+	IdleComms [][]int32
 }
 
 // Write writes tr into dir and returns the paths written.

@@ -98,18 +98,33 @@ func (w *writer) writeEvent(i int) error {
 		if w.opts.NoNVTX {
 			return nil
 		}
+		name, ok := w.rangeName(w.tr.Names.Get(e.Name))
+		if !ok {
+			return nil
+		}
 		end := e.End()
-		return w.nvtx(e.Start, &end, nvtxPushPop, w.gtid(e.Rank, e.Stream), 0, w.tr.Names.Get(e.Name), "")
+		return w.nvtx(e.Start, &end, nvtxPushPop, w.gtid(e.Rank, e.Stream), 0, name, "")
 	}
 	return nil
 }
 
-// pid is the process id written for rank r.
+// pid is the process id written for rank r. DialectReal reverses the
+// ids (and thread ids, osID) so that process order never follows rank
+// order, as with real launchers.
 func (w *writer) pid(r int32) int64 {
 	if i := w.tr.FindRank(r); i >= 0 && w.tr.Ranks[i].PID > 0 {
-		return w.tr.Ranks[i].PID & 0xFFFFFF
+		return w.osID(w.tr.Ranks[i].PID)
 	}
-	return 10000 + int64(r)
+	return w.osID(10000 + int64(r))
+}
+
+// osID is a process or thread id as written.
+func (w *writer) osID(id int64) int64 {
+	id &= 0xFFFFFF
+	if w.opts.Dialect == DialectReal {
+		return 0xFFFFFF - id
+	}
+	return id
 }
 
 func (w *writer) gpid(r int32) int64 { return vm | w.pid(r)<<24 }
@@ -118,7 +133,7 @@ func (w *writer) gpid(r int32) int64 { return vm | w.pid(r)<<24 }
 func (w *writer) gtid(r int32, stream int32) int64 {
 	tid := w.pid(r)
 	if stream >= 0 && !w.tr.Streams[stream].GPU {
-		tid = w.tr.Streams[stream].ID & 0xFFFFFF
+		tid = w.osID(w.tr.Streams[stream].ID)
 	}
 	return w.gpid(r) | tid
 }

@@ -43,6 +43,7 @@ Examples:
   tpptrace analyze --json run1/ > run1.json    # the Result, for compare and scripts
   tpptrace analyze --tp 2 --pp 4 --dp 1 run1/  # when process groups carry no names
   tpptrace analyze --steps 5,6 ds/             # only ProfilerStep#5 and #6 of a dataset
+  tpptrace analyze --step-regex '^fwd_bwd (\d+)$' nsys/   # steps from custom NVTX ranges
   tpptrace analyze --tokens-per-step 4M --params 70B run1/   # adds tokens/s and MFU
   tpptrace analyze --fail-on pipeline_bubble:20% --fail-on exposed_dp_comm:5ms run1/`,
 }
@@ -64,7 +65,7 @@ func (a *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&a.cp, "cp", 0, "context-parallel size (0: infer)")
 	fs.IntVar(&a.ep, "ep", 0, "expert-parallel size (0: infer)")
 	fs.StringVar(&a.order, "order", "", `rank order, fastest first (default Megatron's "tp-cp-ep-dp-pp")`)
-	fs.StringVar(&a.stepRe, "step-regex", "", "regular expression of the ranges that delimit steps (nsys NVTX)")
+	fs.StringVar(&a.stepRe, "step-regex", "", "`regexp` of the ranges that delimit steps, its first group the step number; overrides the step-like names (ProfilerStep#N, train_step N, iteration N, step_N ...)")
 	fs.StringVar(&a.steps, "steps", "", "comma-separated step numbers to analyse (default: every complete step)")
 	countFlag(fs, &a.model.TokensPerStep, "tokens-per-step", "global batch `tokens` per step: adds tokens/s (and MFU with --params or --flops-per-token)")
 	countFlag(fs, &a.model.FLOPsPerToken, "flops-per-token", "training `FLOPs` per token (forward and backward) for MFU")

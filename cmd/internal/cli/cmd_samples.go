@@ -29,6 +29,9 @@ must recover, per docs/semantics.md) and job.json (the configuration):
 
   kineto          DIR/rank-<r>.pt.trace.json.gz, one PyTorch profiler trace per rank
   nsys            DIR/nsys/report_rank<r>.sqlite, one Nsight Systems SQLite export per rank
+  nsys-real       DIR/nsys-real/report_rank<r>.sqlite, the same as a plain 'nsys profile -t cuda,nvtx'
+                  records it: NCCL ranges with communicator hashes, ncclCommSplit membership, step
+                  ranges named "train_step N"; no PyTorch, phase or process-group names
   nccl-log        DIR/nccl/nccl.<host>.log, NCCL_DEBUG=INFO output per host (with PyTorch's
                   ProcessGroupNCCL lines)
   nccl-inspector  DIR/nccl-inspector/<host>-pid<pid>.log, NCCL Inspector records per process
@@ -219,6 +222,10 @@ var genFormats = []genWriter{
 	{"kineto", func(dir string, job *samples.Job) error { return kinetow.WriteDir(dir, job) }},
 	{"nsys", func(dir string, job *samples.Job) error {
 		_, err := nsysw.Write(filepath.Join(dir, "nsys"), job.Trace, nsysw.Options{})
+		return err
+	}},
+	{"nsys-real", func(dir string, job *samples.Job) error {
+		_, err := nsysw.Write(filepath.Join(dir, "nsys-real"), job.Trace, nsysw.Options{Dialect: nsysw.DialectReal})
 		return err
 	}},
 	{"nccl-log", func(dir string, job *samples.Job) error {
