@@ -73,11 +73,15 @@ func fFirst(ks []kernel, f, b pass, nf, nb int) bool {
 	if nb >= nf {
 		return true // a backward needs its forward first
 	}
-	kf, kb := key(f), key(b)
-	if f.from < 0 || b.to < 0 || kf >= kb {
-		return kf < kb
+	switch {
+	case f.to >= 0 && b.to >= 0:
+		return f.to < b.to // both end at their sends
+	case f.from >= 0 && b.from >= 0:
+		return f.from < b.from // both start at their inputs
+	case f.from >= 0 && b.to >= 0 && f.from < b.to:
+		return !busyBackward(ks, f.from, b.to) // the forward's input came while the backward may have run
 	}
-	return !busyBackward(ks, f.from, b.to)
+	return key(f) < key(b)
 }
 
 // lookahead is how many kernels after a forward's input arrived are read
