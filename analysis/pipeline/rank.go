@@ -60,18 +60,22 @@ func ring(ms []marker, g Geometry) []int64 {
 }
 
 // In returns the ops that start inside w, and the ring recvs there. Ops
-// from the autograd context end at the step's last backward.
+// inferred from the autograd context or the transfers are clipped to w and
+// end at the step's last backward.
 func (rk *Rank) In(w measure.Interval) ([]Op, int) {
 	var ops []Op
+	inferred := rk.Source == FromAutograd || rk.Source == FromP2P
 	for _, op := range rk.Ops {
-		if rk.Source == FromAutograd && op.Start < w.Start && op.End > w.Start {
-			op.Start = w.Start // a step's first forward runs on from the last step's optimizer tail
+		if inferred && op.End > w.Start && op.Start < w.End {
+			// a pass cut from work alone may run on from the last step's
+			// optimizer tail: each window keeps its own part
+			op.Start, op.End = max(op.Start, w.Start), min(op.End, w.End)
 		}
 		if op.Start >= w.Start && op.Start < w.End {
 			ops = append(ops, op)
 		}
 	}
-	if rk.Source == FromAutograd {
+	if inferred {
 		ops = dropTail(ops)
 	}
 	n := 0

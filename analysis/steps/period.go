@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -37,13 +38,57 @@ func period(t *model.Trace) (map[int32][]Window, model.Axis) {
 // it, when that sync ends before the next burst starts.
 func stepEnds(t *model.Trace, r int32, bursts []span) []int64 {
 	syncs := syncEnds(t, r)
+	gpu := gpuSpans(t, r)
 	out := make([]int64, len(bursts))
 	for k, b := range bursts {
-		out[k] = b.end
+		next := int64(math.MaxInt64)
+		if k+1 < len(bursts) {
+			next = bursts[k+1].start
+		}
+		out[k] = tailEnd(gpu, b.end, next)
 		i := sort.Search(len(syncs), func(i int) bool { return syncs[i] > b.end })
-		if i < len(syncs) && (k+1 == len(bursts) || syncs[i] < bursts[k+1].start) {
+		if i < len(syncs) && syncs[i] < next {
 			out[k] = syncs[i]
 		}
+	}
+	return out
+}
+
+// tailGapNs is the longest GPU idle gap inside a step's tail (the
+// optimizer after the DP sync); the gap before the next step is longer.
+const tailGapNs = 50_000
+
+// tailEnd is, without a host sync to end the step (a kernel-only
+// capture), the end of the GPU work that runs on from the burst's end
+// (ts): the optimizer and the parameter all-gather, up to the first idle
+// gap longer than tailGapNs, and never past next.
+func tailEnd(gpu []span, ts, next int64) int64 {
+	end := ts
+	i := sort.Search(len(gpu), func(i int) bool { return gpu[i].end > ts })
+	for ; i < len(gpu) && gpu[i].start < next && gpu[i].start <= end+tailGapNs; i++ {
+		end = max(end, min(gpu[i].end, next))
+	}
+	return end
+}
+
+// gpuSpans is rank r's GPU work as disjoint spans, by start.
+func gpuSpans(t *model.Trace, r int32) []span {
+	var all []span
+	ev := &t.Events
+	lo, hi := ev.RankRange(r)
+	for i := lo; i < hi; i++ {
+		if ev.Kind[i].OnGPU() {
+			all = append(all, span{ev.Start[i], ev.Start[i] + ev.Dur[i]})
+		}
+	}
+	sort.Slice(all, func(a, b int) bool { return all[a].start < all[b].start })
+	var out []span
+	for _, s := range all {
+		if n := len(out); n > 0 && s.start <= out[n-1].end {
+			out[n-1].end = max(out[n-1].end, s.end)
+			continue
+		}
+		out = append(out, s)
 	}
 	return out
 }
