@@ -12,6 +12,8 @@ type Worker struct{ Rank, DP, Stage int32 }
 // by op id; steps are independent sub-graphs sharing the engine.
 type Graph struct {
 	Types   []string // op type names; Type indexes this
+	Comm    []bool   // per type: a communication (its ideal is a median)
+	Axis    []string // per type: the communicator axis of a collective type ("tp", "dp", ...), "" otherwise
 	Workers []Worker // Worker indexes this
 	Steps   []int64  // step numbers; Step indexes this
 
@@ -53,7 +55,13 @@ func (g *Graph) TypeID(name string) int32 {
 			return int32(i)
 		}
 	}
+	return g.addType(name, isComm(name), "")
+}
+
+func (g *Graph) addType(name string, comm bool, axis string) int32 {
 	g.Types = append(g.Types, name)
+	g.Comm = append(g.Comm, comm)
+	g.Axis = append(g.Axis, axis)
 	return int32(len(g.Types) - 1)
 }
 

@@ -10,20 +10,8 @@ var commTypes = map[string]bool{
 	LayernormAR: true, EmbeddingAR: true, Clip: true,
 }
 
-// isComm reports whether op type name is a communication: a known op-table
-// name, or a name the trace builder gave a collective or PP transfer.
-func isComm(name string) bool {
-	return commTypes[name] || hasPrefixAny(name, "pp-", "coll-")
-}
-
-func hasPrefixAny(s string, ps ...string) bool {
-	for _, p := range ps {
-		if len(s) >= len(p) && s[:len(p)] == p {
-			return true
-		}
-	}
-	return false
-}
+// isComm reports whether op type name is a communication of the op-table form.
+func isComm(name string) bool { return commTypes[name] }
 
 // Ideal returns the ideal inputs (whatif.md §3): per op type over every
 // step, replica and stage, the mean duration of compute-like ops and the
@@ -42,7 +30,7 @@ func (g *Graph) Ideal() Times {
 	idur, ixfer := make([]float64, nt), make([]float64, nt)
 	for ty := range nt {
 		ixfer[ty] = median(xfers[ty])
-		if isComm(g.Types[ty]) {
+		if g.Comm[ty] {
 			idur[ty] = median(durs[ty])
 		} else {
 			idur[ty] = mean(durs[ty])
@@ -71,7 +59,7 @@ func median(v []float64) float64 {
 // Blend returns base with the durations and transfers of the ops sel picks
 // taken from alt; delays stay base's.
 func Blend(base, alt Times, sel func(i int) bool) Times {
-	out := Times{Dur: slices.Clone(base.Dur), Xfer: slices.Clone(base.Xfer), Delay: base.Delay}
+	out := Times{Dur: slices.Clone(base.Dur), Xfer: slices.Clone(base.Xfer), Delay: base.Delay, Solo: base.Solo}
 	for i := range out.Dur {
 		if sel(i) {
 			out.Dur[i], out.Xfer[i] = alt.Dur[i], alt.Xfer[i]

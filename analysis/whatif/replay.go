@@ -10,6 +10,7 @@ const clampEps = 1e-2
 // Times are the per-op inputs of one replay.
 type Times struct {
 	Dur, Xfer, Delay []float64
+	Solo             []bool // per op (nil: none): a group member that no longer waits for its group
 }
 
 // Measured returns the recorded durations, transfers and launch delays
@@ -88,10 +89,16 @@ func (g *Graph) Replay(t Times) (start, end []float64) {
 		latest := math.Inf(-1)
 		for _, m := range ms {
 			start[m] = g.ready(m, end) + t.Delay[m]
-			latest = max(latest, start[m])
+			if !t.solo(m) {
+				latest = max(latest, start[m])
+			}
 		}
 		for _, m := range ms {
-			end[m] = latest + t.Xfer[m]
+			if t.solo(m) {
+				end[m] = start[m] + t.Xfer[m]
+			} else {
+				end[m] = latest + t.Xfer[m]
+			}
 		}
 	}
 	return start, end
@@ -133,3 +140,5 @@ func mean(v []float64) float64 {
 	}
 	return s / float64(len(v))
 }
+
+func (t Times) solo(i int32) bool { return t.Solo != nil && t.Solo[i] }

@@ -1,0 +1,184 @@
+package whatif
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Prediction is one scenario's replayed step.
+type Prediction struct {
+	Name    string  // e.g. "fix rank 5"
+	Summary string  // one line: what the scenario changes
+	StepS   float64 // predicted mean step time (s)
+	GainS   float64 // recorded mean step − predicted
+	Changed int     // ops whose inputs changed
+}
+
+// Scenario changes the measured inputs of a graph.
+type Scenario struct {
+	Name    string
+	Summary string
+	Apply   func(g *Graph) (Times, int)
+}
+
+// Predict replays s and compares it with the recorded step.
+func (g *Graph) Predict(s Scenario) Prediction {
+	t, n := s.Apply(g)
+	_, step := g.StepTime(t)
+	rec := mean(g.StepTimes(g.Start, g.End))
+	return Prediction{Name: s.Name, Summary: s.Summary, StepS: step, GainS: rec - step, Changed: n}
+}
+
+// clone copies the measured inputs.
+func (g *Graph) clone() Times {
+	m := g.Measured()
+	return Times{Dur: slices.Clone(m.Dur), Xfer: slices.Clone(m.Xfer), Delay: slices.Clone(m.Delay)}
+}
+
+// FixRank sets each compute of rank to the median duration of the same op
+// on the other ranks of its stage (the k-th op of that type in the step:
+// data-parallel and tensor-parallel peers run the same kernels in the same
+// order); its delays and transfers stay.
+func FixRank(rank int32) Scenario {
+	return Scenario{
+		Name:    fmt.Sprintf("fix rank %d", rank),
+		Summary: fmt.Sprintf("rank %d's kernels take the median duration of the same kernels on the other ranks of its stage", rank),
+		Apply:   func(g *Graph) (Times, int) { return g.fixRank(rank) },
+	}
+}
+
+// slot names an op by its position: step, stage, type and ordinal.
+type slot struct{ step, stage, typ, k int32 }
+
+// slots returns each op's slot (ordinals count a worker's ops of one type
+// in one step, in op order).
+func (g *Graph) slots() []slot {
+	type wk struct{ w, step, typ int32 }
+	seen := map[wk]int32{}
+	out := make([]slot, g.Len())
+	for i, ty := range g.Type {
+		k := wk{g.Worker[i], g.Step[i], ty}
+		out[i] = slot{g.Step[i], g.Workers[g.Worker[i]].Stage, ty, seen[k]}
+		seen[k]++
+	}
+	return out
+}
+
+func (g *Graph) fixRank(rank int32) (Times, int) {
+	t := g.clone()
+	w := int32(slices.IndexFunc(g.Workers, func(x Worker) bool { return x.Rank == rank }))
+	if w < 0 {
+		return t, 0
+	}
+	sl := g.slots()
+	peers := map[slot][]float64{}
+	for i := range g.Type {
+		if g.Group[i] < 0 && g.Worker[i] != w {
+			peers[sl[i]] = append(peers[sl[i]], g.Dur[i])
+		}
+	}
+	n := 0
+	for i := range g.Type {
+		if v, ok := peers[sl[i]]; ok && g.Worker[i] == w && g.Group[i] < 0 {
+			t.Dur[i] = median(v)
+			n++
+		}
+	}
+	return t, n
+}
+
+// BalanceStages scales every compute so that its type's mean duration on
+// each stage becomes the median over the stages of those means: stages
+// doing the same work at different speeds run at the typical stage's.
+func BalanceStages() Scenario {
+	return Scenario{
+		Name:    "balance stages",
+		Summary: "each kernel runs at the median over stages of its stage mean (stage-specific kernels unchanged)",
+		Apply:   func(g *Graph) (Times, int) { return g.balanceStages() },
+	}
+}
+
+func (g *Graph) balanceStages() (Times, int) {
+	t := g.clone()
+	type key struct{ ty, stage int32 }
+	sum, cnt := map[key]float64{}, map[key]int{}
+	for i, ty := range g.Type {
+		if g.Group[i] < 0 && !g.Comm[ty] {
+			k := key{ty, g.Workers[g.Worker[i]].Stage}
+			sum[k] += g.Dur[i]
+			cnt[k]++
+		}
+	}
+	means := map[int32][]float64{}
+	for k, s := range sum {
+		means[k.ty] = append(means[k.ty], s/float64(cnt[k]))
+	}
+	n := 0
+	for i, ty := range g.Type {
+		k := key{ty, g.Workers[g.Worker[i]].Stage}
+		c, ok := cnt[k]
+		if !ok || len(means[ty]) < 2 || sum[k] == 0 {
+			continue
+		}
+		t.Dur[i] *= median(means[ty]) / (sum[k] / float64(c))
+		n++
+	}
+	return t, n
+}
+
+// HideAxis makes the collectives of axis cost nothing and wait for no one
+// (perfectly overlapped); "dp" is "hide the DP sync".
+func HideAxis(axis string) Scenario {
+	return Scenario{
+		Name:    "hide " + axis + " sync",
+		Summary: "the " + axis + " collectives take no time and wait for no peer (fully overlapped)",
+		Apply:   func(g *Graph) (Times, int) { return g.axisTimes(axis, true) },
+	}
+}
+
+// ZeroAxis makes the transfers of axis's collectives 0; members still
+// wait for each other.
+func ZeroAxis(axis string) Scenario {
+	return Scenario{
+		Name:    "zero " + axis + " transfers",
+		Summary: "the " + axis + " collectives transfer instantly; members still wait for the last to arrive",
+		Apply:   func(g *Graph) (Times, int) { return g.axisTimes(axis, false) },
+	}
+}
+
+func (g *Graph) axisTimes(axis string, solo bool) (Times, int) {
+	t := g.clone()
+	if solo {
+		t.Solo = make([]bool, g.Len())
+	}
+	n := 0
+	for i, ty := range g.Type {
+		if !strings.EqualFold(g.Axis[ty], axis) || !g.Comm[ty] {
+			continue
+		}
+		t.Xfer[i], t.Dur[i] = 0, 0
+		if solo {
+			t.Solo[i] = true
+		}
+		n++
+	}
+	return t, n
+}
+
+// NoLaunchDelays removes every launch delay (T_ori).
+func NoLaunchDelays() Scenario {
+	return Scenario{
+		Name:    "remove launch delays",
+		Summary: "every op starts as soon as its predecessors end (no CPU-side gaps)",
+		Apply: func(g *Graph) (Times, int) {
+			n := 0
+			for _, d := range g.Delay {
+				if d != 0 {
+					n++
+				}
+			}
+			return g.NoDelay(), n
+		},
+	}
+}

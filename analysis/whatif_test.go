@@ -1,0 +1,74 @@
+package analysis_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/analysis"
+	"github.com/tpptrace/tpptrace/analysis/whatif"
+	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
+)
+
+// whatifGraph simulates cfg and builds its replay graph from the trace.
+func whatifGraph(t *testing.T, cfg samples.Config) *whatif.Graph {
+	t.Helper()
+	job := sampletest.Simulate(t, cfg)
+	g, err := analysis.WhatIfGraph(context.Background(), job.Trace, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func recordedStep(g *whatif.Graph) float64 {
+	st := g.StepTimes(g.Start, g.End)
+	s := 0.0
+	for _, v := range st {
+		s += v
+	}
+	return s / float64(len(st))
+}
+
+// TestWhatIfSelfCheck: replaying the measured inputs reproduces every
+// step of generated jobs within 0.1 %.
+func TestWhatIfSelfCheck(t *testing.T) {
+	for _, name := range []string{"default", "slow-rank", "slow-last-stage", "dp-exposed", "interleaved", "cp2", "moe-ep4", "late-rank"} {
+		g := whatifGraph(t, sampletest.Config(t, name))
+		abs, rel := g.SelfCheck()
+		t.Logf("%s: %d ops, %d groups, self-check %.3g s (%.2g rel)", name, g.Len(), g.NumGroups(), abs, rel)
+		if rel > 1e-3 {
+			t.Errorf("%s: self-check error %.3g relative, want ≤ 0.1 %%", name, rel)
+		}
+	}
+}
+
+// TestWhatIfFixSlowRank: fixing rank 3 of slow-rank predicts the step of
+// the same job generated without a slow rank within 2 %.
+func TestWhatIfFixSlowRank(t *testing.T) {
+	cfg := sampletest.Config(t, "slow-rank")
+	g := whatifGraph(t, cfg)
+	slow := cfg.SlowRank
+	p := g.Predict(whatif.FixRank(int32(slow)))
+	cfg.SlowRank = -1
+	want := recordedStep(whatifGraph(t, cfg))
+	t.Logf("recorded %.6f s, fixed %.6f s, fault-free run %.6f s", recordedStep(g), p.StepS, want)
+	if math.Abs(p.StepS-want) > 0.02*want {
+		t.Errorf("fix rank %d predicts %.6f s, the run without it takes %.6f s (> 2 %%)", slow, p.StepS, want)
+	}
+}
+
+// TestWhatIfBalanceStages: balancing slow-last-stage predicts the step of
+// the job generated with equal stage scales within 3 %.
+func TestWhatIfBalanceStages(t *testing.T) {
+	cfg := sampletest.Config(t, "slow-last-stage")
+	g := whatifGraph(t, cfg)
+	p := g.Predict(whatif.BalanceStages())
+	cfg.StageScale = nil
+	want := recordedStep(whatifGraph(t, cfg))
+	t.Logf("recorded %.6f s, balanced %.6f s, equal-scale run %.6f s", recordedStep(g), p.StepS, want)
+	if math.Abs(p.StepS-want) > 0.03*want {
+		t.Errorf("balance stages predicts %.6f s, the equal-scale run takes %.6f s (> 3 %%)", p.StepS, want)
+	}
+}
