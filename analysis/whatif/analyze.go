@@ -9,34 +9,41 @@ import (
 // Report is the what-if analysis of a graph: the self-check, the step
 // times, the slowdown S and its attribution, and the published scenarios.
 type Report struct {
-	Steps []int64
+	Steps []int64 `json:"steps"`
 
-	TTrace, TOri, TIdeal float64   // mean step times: recorded, replayed without delays, ideal
-	StepTrace, StepOri   []float64 // per step
-	CheckAbs, CheckRel   float64   // worst self-check error over steps (s, relative)
+	TTrace    float64   `json:"t_trace_s"`        // mean recorded step time
+	TOri      float64   `json:"t_ori_s"`          // mean replayed step without launch delays
+	TIdeal    float64   `json:"t_ideal_s"`        // mean replayed step at ideal durations
+	StepTrace []float64 `json:"step_trace_s"`     // per step
+	StepOri   []float64 `json:"step_ori_s"`       // per step
+	CheckAbs  float64   `json:"self_check_abs_s"` // worst self-check error over steps
+	CheckRel  float64   `json:"self_check_rel"`   // the same, relative to the step
 
-	LaunchSlowdown float64 // TTrace / TOri
-	S              float64 // TOri / TIdeal
+	LaunchSlowdown float64 `json:"launch_slowdown"` // TTrace / TOri
+	S              float64 `json:"s"`               // TOri / TIdeal
 
-	ByDP    []Share // S_dp per DP replica
-	ByStage []Share // S_stage per stage
-	ByType  []Share // S per op type (PP send and recv merged per direction)
+	ByDP    []Share `json:"by_dp"`    // S_dp per DP replica
+	ByStage []Share `json:"by_stage"` // S_stage per stage
+	ByType  []Share `json:"by_type"`  // S per op type (PP send and recv merged per direction)
 
-	TopWorkers []Worker // the ⌈3 %⌉ workers ranked by min(S_dp, S_stage)
-	MW, MS     Fix      // fix the slow workers; fix the last stage
+	TopWorkers []Worker `json:"top_workers"`      // the ⌈3 %⌉ workers ranked by min(S_dp, S_stage)
+	MW         Fix      `json:"fix_slow_workers"` // M_W
+	MS         Fix      `json:"fix_last_stage"`   // M_S
 }
 
 // Share is one attribution: S of the ops of Key measured, the rest ideal.
 type Share struct {
-	Key string
-	ID  int32
-	S   float64
+	Key string  `json:"key"`
+	ID  int32   `json:"id"`
+	S   float64 `json:"s"`
 }
 
 // Fix is a fix scenario: T_rem (measured, the selection at ideal), T_add
 // (ideal, the selection measured) and M = (T_ori − T_rem) / (T_ori − T_ideal).
 type Fix struct {
-	TRem, TAdd, M float64
+	TRem float64 `json:"t_rem_s"`
+	TAdd float64 `json:"t_add_s"`
+	M    float64 `json:"m"`
 }
 
 // Analyze runs the self-check, the ideal replay, the attribution and the

@@ -6,7 +6,11 @@ import (
 )
 
 // Worker is one rank of the replayed job, with its DP replica and stage.
-type Worker struct{ Rank, DP, Stage int32 }
+type Worker struct {
+	Rank  int32 `json:"rank"`
+	DP    int32 `json:"dp"`
+	Stage int32 `json:"stage"`
+}
 
 // Graph is the op graph of a set of steps. Ops are parallel slices indexed
 // by op id; steps are independent sub-graphs sharing the engine.

@@ -81,6 +81,12 @@ func (b *tableBuilder) syncGroups() {
 	}
 }
 
+// tableAxis is the communicator axis of the op table's communications.
+var tableAxis = map[string]string{
+	FwdSend: "PP", FwdRecv: "PP", BwdSend: "PP", BwdRecv: "PP",
+	ParamsAG: "DP", GradsRS: "DP", SeparateAR: "DP",
+}
+
 // instKey names an op of the table: step index, DP replica and template key.
 type instKey struct {
 	step, dp int32
@@ -92,7 +98,7 @@ func (b *tableBuilder) instantiate() (*Graph, error) {
 	t := b.t
 	g := &Graph{}
 	for _, n := range t.OpTypes {
-		g.TypeID(n)
+		g.addType(n, isComm(n), tableAxis[n])
 	}
 	stepIdx, workerIdx := map[int64]int32{}, map[[2]int32]int32{}
 	ids := make(map[instKey]int32, t.Len())

@@ -8,11 +8,11 @@ import (
 
 // Prediction is one scenario's replayed step.
 type Prediction struct {
-	Name    string  // e.g. "fix rank 5"
-	Summary string  // one line: what the scenario changes
-	StepS   float64 // predicted mean step time (s)
-	GainS   float64 // recorded mean step − predicted
-	Changed int     // ops whose inputs changed
+	Name    string  `json:"name"`    // e.g. "fix rank 5"
+	Summary string  `json:"summary"` // one line: what the scenario changes
+	StepS   float64 `json:"step_s"`  // predicted mean step time (s)
+	GainS   float64 `json:"gain_s"`  // recorded mean step − predicted
+	Changed int     `json:"changed"` // ops whose inputs changed
 }
 
 // Scenario changes the measured inputs of a graph.
