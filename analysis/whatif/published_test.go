@@ -103,3 +103,31 @@ func TestPublishedST(t *testing.T) {
 	near(t, "M_S T_add", r.MS.TAdd, ms.TAdd, tol)
 	near(t, "M_S", r.MS.M, ms.Rem, tol)
 }
+
+// TestCriticalPathST: on ST, each step's critical path (no launch delays)
+// adds up to the replayed step, and the last stage's compute dominates it
+// (the published diagnosis: the last stage is the straggler).
+func TestCriticalPathST(t *testing.T) {
+	dir := shared.Dir(t, "traces", "bytedance_ST")
+	tab, err := optable.ReadFile(filepath.Join(dir, "trace-ST.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := whatif.FromOpTable(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, _ := g.StepTime(g.NoDelay())
+	paths := g.CriticalPaths(g.NoDelay())
+	for i, p := range paths {
+		sum := 0.0
+		for _, v := range p.ByCategory {
+			sum += v
+		}
+		near(t, "critical path of step "+strconv.FormatInt(p.Step, 10), sum, steps[i], 1e-9)
+	}
+	mean := whatif.MeanPath(paths)
+	if top := whatif.SortedCategories(mean)[0]; top != "compute stage 3" {
+		t.Errorf("largest category %q (%v), want compute stage 3", top, mean)
+	}
+}
