@@ -4,9 +4,11 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis"
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/analysis/whatif"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
@@ -104,5 +106,44 @@ func TestWhatIfDialects(t *testing.T) {
 		if math.Abs(p.StepS-want) > 0.02*want {
 			t.Errorf("%s: fix rank predicts %.6f s, the run without it takes %.6f s (> 2 %%)", dialect, p.StepS, want)
 		}
+	}
+}
+
+// TestAnalyzeWhatIf: with Options.WhatIf the Result carries the replay, the
+// slow-rank finding quotes the replayed gain of fixing its rank, and the
+// prediction is the fault-free run's step within 2 %.
+func TestAnalyzeWhatIf(t *testing.T) {
+	cfg := sampletest.Config(t, "slow-rank")
+	job := sampletest.Simulate(t, cfg)
+	res, err := analysis.Analyze(context.Background(), job.Trace, analysis.Options{WhatIf: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wi := res.WhatIf
+	if wi == nil || wi.Withheld != "" || wi.SelfCheckRel > 1e-3 {
+		t.Fatalf("whatif section %+v", wi)
+	}
+	free := cfg
+	free.SlowRank = -1
+	want := recordedStep(whatifGraph(t, free))
+	found := false
+	for _, s := range wi.Scenarios {
+		if s.Name == "fix rank 3" {
+			found = true
+			if got := float64(s.StepNs) / 1e9; math.Abs(got-want) > 0.02*want {
+				t.Errorf("fix rank 3 predicts %.6f s, fault-free run %.6f s", got, want)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no fix rank 3 scenario in %+v", wi.Scenarios)
+	}
+	for _, f := range res.Findings {
+		if f.Kind == result.KindSlowRank && !strings.Contains(strings.Join(f.Evidence, "\n"), "replay (fix rank 3)") {
+			t.Errorf("slow-rank finding does not quote the replay: %q", f.Evidence)
+		}
+	}
+	if len(wi.CriticalPath) == 0 || !strings.HasPrefix(wi.CriticalPath[0].Category, "compute stage") {
+		t.Errorf("critical path %+v: want compute first", wi.CriticalPath)
 	}
 }

@@ -53,6 +53,8 @@ type Result struct {
 	MFU               float64 `json:"mfu,omitempty"`
 	PeakTFLOPsPerGPU  float64 `json:"peak_tflops_per_gpu,omitempty"`
 	PeakFrom          string  `json:"peak_from,omitempty"` // "flag", "gpu-table"
+
+	WhatIf *WhatIf `json:"whatif,omitempty"` // the what-if replay, when run (--whatif)
 }
 
 // Source is one input file.
