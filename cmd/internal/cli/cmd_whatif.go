@@ -50,16 +50,14 @@ func init() { whatifCmd.Run = runWhatIf }
 
 // whatifOut is the --json document.
 type whatifOut struct {
-	Ops         int                 `json:"ops"`
-	Groups      int                 `json:"groups"`
-	Workers     int                 `json:"workers"`
-	Report      *whatif.Report      `json:"report"`
-	Predictions []whatif.Prediction `json:"predictions,omitempty"`
-	Withheld    string              `json:"withheld,omitempty"` // why predictions are missing
+	Ops          int                 `json:"ops"`
+	Groups       int                 `json:"groups"`
+	Workers      int                 `json:"workers"`
+	Report       *whatif.Report      `json:"report"`
+	Predictions  []whatif.Prediction `json:"predictions,omitempty"`
+	Withheld     string              `json:"withheld,omitempty"` // why predictions are missing
+	CriticalPath map[string]float64  `json:"critical_path_s"`    // mean seconds per step by category
 }
-
-// maxCheckRel is the self-check error above which predictions are withheld.
-const maxCheckRel = 0.01
 
 func runWhatIf(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, whatifCmd)
@@ -126,15 +124,9 @@ func pickScenarios(g *whatif.Graph, names string, rank int32) ([]whatif.Scenario
 }
 
 func whatifRun(g *whatif.Graph, scs []whatif.Scenario) whatifOut {
-	out := whatifOut{Ops: g.Len(), Groups: g.NumGroups(), Workers: len(g.Workers), Report: whatif.Analyze(g)}
-	if out.Report.CheckRel > maxCheckRel {
-		out.Withheld = fmt.Sprintf("the replay misses the recorded step by %.2g %% (more than 1 %%): predictions withheld", 100*out.Report.CheckRel)
-		return out
-	}
-	for _, s := range scs {
-		out.Predictions = append(out.Predictions, g.Predict(s))
-	}
-	return out
+	rep, preds, paths := whatif.Run(g, scs)
+	return whatifOut{Ops: g.Len(), Groups: g.NumGroups(), Workers: len(g.Workers), Report: rep,
+		Predictions: preds, Withheld: rep.Withheld(), CriticalPath: whatif.MeanPath(paths)}
 }
 
 func secs(s float64) string {
@@ -155,6 +147,11 @@ func whatifText(w io.Writer, o whatifOut) error {
 	}
 	p("fix the slow workers: step %s, M_W %.4f\n", secs(r.MW.TRem), r.MW.M)
 	p("fix the last stage:   step %s, M_S %.4f\n", secs(r.MS.TRem), r.MS.M)
+	p("critical path (mean per step):")
+	for _, k := range whatif.SortedCategories(o.CriticalPath) {
+		p("  %s %s", k, secs(o.CriticalPath[k]))
+	}
+	p("\n")
 	if o.Withheld != "" {
 		p("%s\n", o.Withheld)
 		return nil
