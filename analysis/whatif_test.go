@@ -147,3 +147,17 @@ func TestAnalyzeWhatIf(t *testing.T) {
 		t.Errorf("critical path %+v: want compute first", wi.CriticalPath)
 	}
 }
+
+// BenchmarkWhatIfBig64: build the big-64 job's graph and run the analysis,
+// the scenarios and the critical path.
+func BenchmarkWhatIfBig64(b *testing.B) {
+	job := sampletest.Job(b, "big-64")
+	for b.Loop() {
+		g, err := analysis.WhatIfGraph(context.Background(), job.Trace, analysis.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		whatif.Run(g, whatif.Defaults(g, 5))
+		b.ReportMetric(float64(g.Len()), "ops")
+	}
+}
