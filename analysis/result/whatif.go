@@ -8,6 +8,9 @@ package result
 type WhatIf struct {
 	Ops    int `json:"ops"`
 	Groups int `json:"groups"` // synchronisation groups: matched collectives, PP pairs
+	// DissolvedGroups were on a cycle of the inferred graph: their members
+	// replay with their recorded durations (waits included).
+	DissolvedGroups int `json:"dissolved_groups,omitempty"`
 
 	SelfCheckErrNs float64 `json:"self_check_err_ns"` // worst |replayed − recorded| step, measured inputs
 	SelfCheckRel   float64 `json:"self_check_rel"`    // the same over the step

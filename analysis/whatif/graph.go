@@ -39,6 +39,13 @@ type Graph struct {
 	grpOff, grp   []int32 // members of each group (CSR)
 	nGroups       int
 	order         []int32 // topological order of nodes: op id, or -(group+1)
+
+	// BreakCycles dissolves the groups on a cycle (their members replay
+	// with their recorded durations, waits included) instead of failing:
+	// cross-stream edges inferred from a trace can close a cycle within
+	// their tolerance. Dissolved counts them.
+	BreakCycles bool
+	Dissolved   int
 }
 
 // AddOp appends an op and returns its id.
@@ -117,11 +124,41 @@ func (g *Graph) Finish() error {
 	g.predOff, g.pred = csr(len(g.Type), g.edgeTo, g.edgeFrom)
 	g.grpOff, g.grp = csr(g.nGroups, g.grpOf, g.grpMem)
 	g.edgeFrom, g.edgeTo, g.grpOf, g.grpMem = nil, nil, nil, nil
-	if err := g.sort(); err != nil {
-		return err
+	for {
+		stuck, err := g.sort()
+		if err == nil {
+			break
+		}
+		if !g.BreakCycles || !g.dissolve(stuck) {
+			return err
+		}
 	}
 	g.measure()
 	return nil
+}
+
+// dissolve takes the members of the stuck groups out of their groups,
+// rebuilds the member lists and reports whether there was any.
+func (g *Graph) dissolve(stuck []int32) bool {
+	n := 0
+	for _, k := range stuck {
+		ms := g.Members(k)
+		for _, m := range ms {
+			g.Group[m] = -1
+		}
+		if len(ms) > 0 {
+			g.Dissolved++
+			n++
+		}
+	}
+	var keys, vals []int32
+	for i, k := range g.Group {
+		if k >= 0 {
+			keys, vals = append(keys, k), append(vals, int32(i))
+		}
+	}
+	g.grpOff, g.grp = csr(g.nGroups, keys, vals)
+	return n > 0
 }
 
 // csr groups vals by keys (0..n-1) into offsets and a flat array.
@@ -150,8 +187,9 @@ func (g *Graph) node(i int32) int32 {
 	return i
 }
 
-// sort orders the contracted graph topologically (Kahn's algorithm).
-func (g *Graph) sort() error {
+// sort orders the contracted graph topologically (Kahn's algorithm); on
+// a cycle it returns the groups left unordered.
+func (g *Graph) sort() ([]int32, error) {
 	n := len(g.Type) + g.nGroups
 	indeg := make([]int32, n)
 	var from, to []int32
@@ -159,7 +197,7 @@ func (g *Graph) sort() error {
 		for _, a := range g.Preds(b) {
 			na, nb := g.node(a), g.node(b)
 			if na == nb {
-				return fmt.Errorf("%w: ops %d and %d of one group depend on each other", ErrCycle, a, b)
+				return []int32{g.Group[a]}, fmt.Errorf("%w: ops %d and %d of one group depend on each other", ErrCycle, a, b)
 			}
 			from, to = append(from, nb), append(to, na)
 			indeg[nb]++
@@ -183,10 +221,16 @@ func (g *Graph) sort() error {
 			}
 		}
 	}
-	if len(g.order) != g.liveNodes() {
-		return fmt.Errorf("%w: %d of %d nodes ordered", ErrCycle, len(g.order), g.liveNodes())
+	if len(g.order) == g.liveNodes() {
+		return nil, nil
 	}
-	return nil
+	var stuck []int32
+	for k := range int32(g.nGroups) {
+		if indeg[int32(len(g.Type))+k] > 0 {
+			stuck = append(stuck, k)
+		}
+	}
+	return stuck, fmt.Errorf("%w: %d of %d nodes ordered", ErrCycle, len(g.order), g.liveNodes())
 }
 
 // live reports whether contracted node v stands for something: an op

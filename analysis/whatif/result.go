@@ -35,7 +35,7 @@ func ns(s float64) int64 { return int64(math.Round(s * 1e9)) }
 // Summary is the Result section of a replay.
 func Summary(g *Graph, r *Report, preds []Prediction, paths []Path) *result.WhatIf {
 	w := &result.WhatIf{
-		Ops: g.Len(), Groups: g.NumGroups(),
+		Ops: g.Len(), Groups: g.NumGroups() - g.Dissolved, DissolvedGroups: g.Dissolved,
 		SelfCheckErrNs: r.CheckAbs * 1e9, SelfCheckRel: r.CheckRel,
 		TraceStepNs: ns(r.TTrace), NoDelayStepNs: ns(r.TOri), IdealStepNs: ns(r.TIdeal),
 		LaunchSlowdown: r.LaunchSlowdown, S: r.S,

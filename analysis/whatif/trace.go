@@ -43,7 +43,7 @@ type traceBuilder struct {
 // instance (TP/DP/CP/EP collectives, PP send/recv pairs) is a
 // synchronisation group.
 func FromTrace(in TraceInput) (*Graph, error) {
-	b := &traceBuilder{in: in, g: &Graph{}, opOf: map[int32]int32{}, types: map[string]int32{}}
+	b := &traceBuilder{in: in, g: &Graph{BreakCycles: true}, opOf: map[int32]int32{}, types: map[string]int32{}}
 	for _, it := range in.Iters {
 		b.g.Steps = append(b.g.Steps, int64(it))
 	}
