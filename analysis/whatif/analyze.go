@@ -56,7 +56,7 @@ func Analyze(g *Graph) *Report {
 	nd, ideal := g.NoDelay(), g.Ideal()
 	r.StepOri, r.TOri = g.StepTime(nd)
 	_, r.TIdeal = g.StepTime(ideal)
-	r.LaunchSlowdown, r.S = r.TTrace/r.TOri, r.TOri/r.TIdeal
+	r.LaunchSlowdown, r.S = ratio(r.TTrace, r.TOri), ratio(r.TOri, r.TIdeal)
 	r.attribute(g, nd, ideal)
 	r.TopWorkers = r.topWorkers(g)
 	r.MW = r.fix(g, nd, ideal, func(i int) bool { return slices.Contains(r.TopWorkers, g.Workers[g.Worker[i]]) })
@@ -80,7 +80,7 @@ func (g *Graph) SelfCheck() (abs, rel float64) {
 func (r *Report) attribute(g *Graph, nd, ideal Times) {
 	share := func(key string, id int32, sel func(int) bool) Share {
 		_, t := g.StepTime(Blend(ideal, nd, sel))
-		return Share{Key: key, ID: id, S: t / r.TIdeal}
+		return Share{Key: key, ID: id, S: ratio(t, r.TIdeal)}
 	}
 	for d := range numDP(g) {
 		r.ByDP = append(r.ByDP, share("dp", d, func(i int) bool { return g.Workers[g.Worker[i]].DP == d }))
@@ -158,5 +158,22 @@ func (r *Report) topWorkers(g *Graph) []Worker {
 func (r *Report) fix(g *Graph, nd, ideal Times, sel func(int) bool) Fix {
 	_, rem := g.StepTime(Blend(nd, ideal, sel))
 	_, add := g.StepTime(Blend(ideal, nd, sel))
-	return Fix{TRem: rem, TAdd: add, M: (r.TOri - rem) / (r.TOri - r.TIdeal)}
+	return Fix{TRem: rem, TAdd: add, M: share(r.TOri-rem, r.TOri-r.TIdeal, r.TOri)}
+}
+
+// ratio is num/den, 0 for an empty denominator.
+func ratio(num, den float64) float64 {
+	if den <= 0 {
+		return 0
+	}
+	return num / den
+}
+
+// share is num/den, 0 when den is nothing next to scale (no slowdown to
+// explain): the Result's JSON cannot hold NaN.
+func share(num, den, scale float64) float64 {
+	if math.Abs(den) <= 1e-12*math.Abs(scale) {
+		return 0
+	}
+	return num / den
 }

@@ -74,3 +74,16 @@ func TestBreakCycles(t *testing.T) {
 		t.Fatalf("self-check %g", abs)
 	}
 }
+
+// TestNoSlowdownNoNaN: a job with nothing to fix has M_W = M_S = 0, not NaN.
+func TestNoSlowdownNoNaN(t *testing.T) {
+	g := &Graph{Steps: []int64{0}, Workers: []Worker{{}}}
+	g.AddOp(g.TypeID(FwdCompute), 0, 0, 0, 1)
+	if err := g.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	r := Analyze(g)
+	if r.MW.M != 0 || r.MS.M != 0 || r.S != 1 {
+		t.Fatalf("M_W %g M_S %g S %g", r.MW.M, r.MS.M, r.S)
+	}
+}
