@@ -54,6 +54,7 @@ func whatifStep(r *run) error {
 	}
 	rep, preds, paths := whatif.Run(g, whatif.Defaults(g, slow))
 	r.res.WhatIf = whatif.Summary(g, rep, preds, paths)
+	pathStep(r.res, g, paths)
 	quoteReplay(r.res)
 	return nil
 }
@@ -79,4 +80,20 @@ func quoteReplay(res *result.Result) {
 				s.Name, float64(s.StepNs)/1e6, float64(s.GainNs)/1e6, 100*float64(s.GainNs)/float64(max(res.WhatIf.TraceStepNs, 1))))
 		}
 	}
+}
+
+// pathStep keeps the critical path's ops of the timeline's step (else the
+// first analysed one) for the views.
+func pathStep(res *result.Result, g *whatif.Graph, paths []whatif.Path) {
+	k := 0
+	for i, it := range res.Iterations {
+		if res.Timeline != nil && it.Index == res.Timeline.Iteration {
+			k = i
+		}
+	}
+	if k >= len(paths) || k >= len(res.Iterations) {
+		return
+	}
+	res.WhatIf.CriticalPathStep = res.Iterations[k].Index
+	res.WhatIf.CriticalPathOps = g.PathOps(paths[k], res.Iterations[k].StartNs)
 }

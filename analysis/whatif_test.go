@@ -146,6 +146,19 @@ func TestAnalyzeWhatIf(t *testing.T) {
 	if len(wi.CriticalPath) == 0 || !strings.HasPrefix(wi.CriticalPath[0].Category, "compute stage") {
 		t.Errorf("critical path %+v: want compute first", wi.CriticalPath)
 	}
+	ops := wi.CriticalPathOps
+	if len(ops) == 0 {
+		t.Fatal("no critical path ops")
+	}
+	var it result.Iteration
+	for _, x := range res.Iterations {
+		if x.Index == wi.CriticalPathStep {
+			it = x
+		}
+	}
+	if first, last := ops[0], ops[len(ops)-1]; first.StartNs < it.StartNs || last.EndNs > it.StartNs+it.DurationNs || last.EndNs <= first.StartNs {
+		t.Errorf("critical path from %d to %d outside step %d [%d, %d)", first.StartNs, last.EndNs, it.Index, it.StartNs, it.StartNs+it.DurationNs)
+	}
 }
 
 // BenchmarkWhatIfBig64: build the big-64 job's graph and run the analysis,

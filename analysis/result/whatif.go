@@ -32,6 +32,23 @@ type WhatIf struct {
 	Withheld  string           `json:"withheld,omitempty"` // why no scenario is given (self-check above 1 %)
 
 	CriticalPath []PathSegment `json:"critical_path,omitempty"` // mean over steps, largest first
+	// CriticalPathOps is the critical path of one step (the timeline's, else
+	// the first analysed), in time order, on the aligned clock: what the
+	// Perfetto export links with flow arrows. At most MaxPathOps.
+	CriticalPathStep int      `json:"critical_path_step,omitempty"`
+	CriticalPathOps  []PathOp `json:"critical_path_ops,omitempty"`
+}
+
+// MaxPathOps bounds CriticalPathOps.
+const MaxPathOps = 5000
+
+// PathOp is one op on the critical path.
+type PathOp struct {
+	Rank     int    `json:"rank"`
+	Name     string `json:"name"` // op type: kernel name, "AXIS:kernel" for a collective
+	StartNs  int64  `json:"start_ns"`
+	EndNs    int64  `json:"end_ns"`
+	Category string `json:"category"`
 }
 
 // WhatIfShare is S with the ops of one stage or DP replica measured and

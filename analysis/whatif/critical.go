@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
 )
 
 // Path is the critical path of one step across ranks: the chain of ops
@@ -47,8 +49,10 @@ func (g *Graph) walk(v int32, start, end []float64, t Times, origin float64) Pat
 		if k := g.Group[v]; k >= 0 {
 			m := g.latestMember(k, start, t)
 			p.ByCategory[g.category(v, true)] += end[v] - start[m]
-			v = m
-			p.Ops = append(p.Ops, v)
+			if m != v {
+				v = m
+				p.Ops = append(p.Ops, v)
+			}
 		} else {
 			p.ByCategory[g.category(v, false)] += end[v] - start[v]
 		}
@@ -121,4 +125,24 @@ func SortedCategories(m map[string]float64) []string {
 		return 0
 	})
 	return ks
+}
+
+// PathOps lists p's ops in time order with their recorded times on the
+// clock whose step starts at stepStartNs, keeping the last
+// result.MaxPathOps.
+func (g *Graph) PathOps(p Path, stepStartNs int64) []result.PathOp {
+	ops := p.Ops
+	if len(ops) > result.MaxPathOps {
+		ops = ops[:result.MaxPathOps]
+	}
+	out := make([]result.PathOp, 0, len(ops))
+	for i := len(ops) - 1; i >= 0; i-- {
+		v := ops[i]
+		out = append(out, result.PathOp{
+			Rank: int(g.Workers[g.Worker[v]].Rank), Name: g.Types[g.Type[v]],
+			StartNs: stepStartNs + ns(g.Start[v]), EndNs: stepStartNs + ns(g.End[v]),
+			Category: g.category(v, g.Group[v] >= 0),
+		})
+	}
+	return out
 }
