@@ -81,7 +81,7 @@ type Layout struct {
 	CP    int    `json:"cp,omitempty"`
 	EP    int    `json:"ep,omitempty"`
 	Order string `json:"order"` // Megatron order string, fastest first: "tp-cp-ep-dp-pp"
-	By    string `json:"by"`    // how it was decided: "flags", "descriptions", "members", "traffic", "single"
+	By    string `json:"by"`    // how it was decided: "flags", "descriptions", "members", "traffic", "single", "op-table"
 }
 
 // Iteration is one analysed training step.

@@ -44,3 +44,17 @@ func TestWhatIfOpTableJSON(t *testing.T) {
 		t.Fatalf("report %+v: want top worker rank 7 and M_S 1.219 (published)", out.Report)
 	}
 }
+
+// TestAnalyzeOpTable: analyze reads an op table and reports its replay.
+func TestAnalyzeOpTable(t *testing.T) {
+	path := filepath.Join(shared.Dir(t, "traces", "bytedance_ST"), "trace-ST.parquet")
+	code, stdout, stderr := execCLI(t, "analyze", path)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"TP1 PP4 DP2", "32 steps", "M_S 1.219", "fix the slow workers [7]"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
