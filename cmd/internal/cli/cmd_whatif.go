@@ -43,7 +43,8 @@ the OSDI '25 study) is replayed directly. When the self-check error exceeds
 Examples:
   tpptrace whatif run1/
   tpptrace whatif --fix-rank 5 --scenario fix-rank,balance-stages run1/
-  tpptrace whatif --json trace-ST.parquet`,
+  tpptrace whatif --json trace-ST.parquet
+  tpptrace whatif --format markdown run1/ > whatif.md`,
 }
 
 func init() { whatifCmd.Run = runWhatIf }
@@ -64,6 +65,7 @@ func runWhatIf(ctx context.Context, env *Env, args []string) error {
 	var in inputFlags
 	in.register(fs)
 	asJSON := fs.Bool("json", false, "write the analysis as JSON")
+	format := fs.String("format", "text", "`text`, markdown or json")
 	names := fs.String("scenario", "", "comma-separated `scenarios` (default: all that apply)")
 	rank := fs.Int("fix-rank", -1, "the `rank` the fix-rank scenario fixes")
 	if err := parse(fs, args); err != nil {
@@ -78,12 +80,17 @@ func runWhatIf(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	out := whatifRun(g, scs)
-	if *asJSON {
+	switch {
+	case *asJSON || *format == "json":
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
+	case *format == "markdown":
+		return whatifMarkdown(env.Stdout, out)
+	case *format == "text":
+		return whatifText(env.Stdout, out)
 	}
-	return whatifText(env.Stdout, out)
+	return usagef("--format: want text, markdown or json, not %q", *format)
 }
 
 func whatifGraph(ctx context.Context, env *Env, in *inputFlags, args []string) (*whatif.Graph, error) {
@@ -169,4 +176,30 @@ func shares(w io.Writer, title string, ss []whatif.Share) {
 		fmt.Fprintf(w, "  %d %.4f", s.ID, s.S)
 	}
 	fmt.Fprintln(w)
+}
+
+// whatifMarkdown writes the replay as Markdown: the figures, then the
+// scenarios and the critical path as tables.
+func whatifMarkdown(w io.Writer, o whatifOut) error {
+	r := o.Report
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	p("# What if\n\n| | |\n|---|---|\n")
+	p("| replay | %d workers, %d steps, %d ops, %d sync groups |\n", o.Workers, len(r.Steps), o.Ops, o.Groups)
+	p("| self-check | %.3g µs (%.2g of the step) |\n", 1e6*r.CheckAbs, r.CheckRel)
+	p("| recorded step | %s |\n| without launch delays (T_ori) | %s (launch slowdown %.4f) |\n", secs(r.TTrace), secs(r.TOri), r.LaunchSlowdown)
+	p("| ideal (T_ideal) | %s (S %.4f) |\n", secs(r.TIdeal), r.S)
+	p("| fix the slow workers | %s (M_W %.4f) |\n| fix the last stage | %s (M_S %.4f) |\n", secs(r.MW.TRem), r.MW.M, secs(r.MS.TRem), r.MS.M)
+	if o.Withheld != "" {
+		p("\n%s\n", o.Withheld)
+	} else if len(o.Predictions) > 0 {
+		p("\n| scenario | predicted step | change | ops changed |\n|---|---:|---:|---:|\n")
+		for _, s := range o.Predictions {
+			p("| %s | %s | %+.1f %% | %d |\n", s.Name, secs(s.StepS), -100*s.GainS/r.TTrace, s.Changed)
+		}
+	}
+	p("\n| critical path | per step |\n|---|---:|\n")
+	for _, k := range whatif.SortedCategories(o.CriticalPath) {
+		p("| %s | %s |\n", strings.ReplaceAll(k, "|", "\\|"), secs(o.CriticalPath[k]))
+	}
+	return nil
 }

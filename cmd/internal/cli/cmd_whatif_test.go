@@ -58,3 +58,16 @@ func TestAnalyzeOpTable(t *testing.T) {
 		}
 	}
 }
+
+func TestWhatIfMarkdown(t *testing.T) {
+	code, stdout, stderr := execCLI(t, "whatif", "--format", "markdown", "--sample", "slow-rank", "--fix-rank", "3", "--scenario", "fix-rank")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "| fix rank 3 |") || !strings.Contains(stdout, "| critical path | per step |") {
+		t.Errorf("markdown lacks the scenario or the critical path:\n%s", stdout)
+	}
+	if code, _, _ := execCLI(t, "whatif", "--format", "yaml", "--sample", "slow-rank"); code != ExitUsage {
+		t.Errorf("--format yaml: exit %d, want %d", code, ExitUsage)
+	}
+}
