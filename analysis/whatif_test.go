@@ -39,12 +39,16 @@ func recordedStep(g *whatif.Graph) float64 {
 // TestWhatIfSelfCheck: replaying the measured inputs reproduces every
 // step of generated jobs within 0.1 %.
 func TestWhatIfSelfCheck(t *testing.T) {
-	for _, name := range []string{"default", "slow-rank", "slow-last-stage", "dp-exposed", "interleaved", "cp2", "moe-ep4", "late-rank"} {
+	for _, sc := range samples.Scenarios {
+		name := sc.Name
 		g := whatifGraph(t, sampletest.Config(t, name))
 		abs, rel := g.SelfCheck()
 		t.Logf("%s: %d ops, %d groups, self-check %.3g s (%.2g rel)", name, g.Len(), g.NumGroups(), abs, rel)
 		if rel > 1e-3 {
 			t.Errorf("%s: self-check error %.3g relative, want ≤ 0.1 %%", name, rel)
+		}
+		if g.Dissolved > 0 || g.NumGroups() == 0 {
+			t.Errorf("%s: %d groups, %d dissolved on cycles", name, g.NumGroups(), g.Dissolved)
 		}
 	}
 }
