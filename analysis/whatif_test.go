@@ -178,3 +178,27 @@ func BenchmarkWhatIfBig64(b *testing.B) {
 		b.ReportMetric(float64(g.Len()), "ops")
 	}
 }
+
+// TestWhatIfDefaultBothFaults: the default job has both a slow rank and a
+// heavier last stage; each fix predicts the job generated without that
+// fault alone (fix rank 5 within 2 %, balance stages within 3 %).
+func TestWhatIfDefaultBothFaults(t *testing.T) {
+	cfg := sampletest.Config(t, "default")
+	g := whatifGraph(t, cfg)
+	noSlow, equal := cfg, cfg
+	noSlow.SlowRank = -1
+	equal.StageScale = nil
+	for _, c := range []struct {
+		s    whatif.Scenario
+		cfg  samples.Config
+		tol  float64
+		what string
+	}{{whatif.FixRank(int32(cfg.SlowRank)), noSlow, 0.02, "without the slow rank"}, {whatif.BalanceStages(), equal, 0.03, "with equal stage scales"}} {
+		p := g.Predict(c.s)
+		want := recordedStep(whatifGraph(t, c.cfg))
+		t.Logf("%s: %.6f s; the job %s: %.6f s", c.s.Name, p.StepS, c.what, want)
+		if math.Abs(p.StepS-want) > c.tol*want {
+			t.Errorf("%s predicts %.6f s, the job %s takes %.6f s (> %.0f %%)", c.s.Name, p.StepS, c.what, want, 100*c.tol)
+		}
+	}
+}

@@ -88,40 +88,60 @@ func (g *Graph) fixRank(rank int32) (Times, int) {
 	return t, n
 }
 
-// BalanceStages scales every compute so that its type's mean duration on
-// each stage becomes the median over the stages of those means: stages
-// doing the same work at different speeds run at the typical stage's.
+// BalanceStages scales every compute so that its type's typical duration
+// on each stage (the median over the stage's ranks of their mean) becomes
+// the median over the stages: stages doing the same work at different
+// speeds run at the typical stage's; a slow rank stays as slow as it was
+// next to its stage peers.
 func BalanceStages() Scenario {
 	return Scenario{
 		Name:    "balance stages",
-		Summary: "each kernel runs at the median over stages of its stage mean (stage-specific kernels unchanged)",
+		Summary: "each kernel runs at the median over stages of its stage's typical duration (stage-specific kernels unchanged)",
 		Apply:   func(g *Graph) (Times, int) { return g.balanceStages() },
 	}
 }
 
-func (g *Graph) balanceStages() (Times, int) {
-	t := g.clone()
-	type key struct{ ty, stage int32 }
-	sum, cnt := map[key]float64{}, map[key]int{}
+// typeStage is an op type on a stage.
+type typeStage struct{ ty, stage int32 }
+
+// stageTypical returns, per (type, stage) of the computes, the median over
+// the stage's workers of their mean duration.
+func (g *Graph) stageTypical() map[typeStage]float64 {
+	type tw struct{ ty, w int32 }
+	sum, cnt := map[tw]float64{}, map[tw]int{}
 	for i, ty := range g.Type {
 		if g.Group[i] < 0 && !g.Comm[ty] {
-			k := key{ty, g.Workers[g.Worker[i]].Stage}
+			k := tw{ty, g.Worker[i]}
 			sum[k] += g.Dur[i]
 			cnt[k]++
 		}
 	}
-	means := map[int32][]float64{}
+	per := map[typeStage][]float64{}
 	for k, s := range sum {
-		means[k.ty] = append(means[k.ty], s/float64(cnt[k]))
+		ts := typeStage{k.ty, g.Workers[k.w].Stage}
+		per[ts] = append(per[ts], s/float64(cnt[k]))
+	}
+	out := make(map[typeStage]float64, len(per))
+	for k, v := range per {
+		out[k] = median(v)
+	}
+	return out
+}
+
+func (g *Graph) balanceStages() (Times, int) {
+	t := g.clone()
+	typical := g.stageTypical()
+	byType := map[int32][]float64{}
+	for k, v := range typical {
+		byType[k.ty] = append(byType[k.ty], v)
 	}
 	n := 0
 	for i, ty := range g.Type {
-		k := key{ty, g.Workers[g.Worker[i]].Stage}
-		c, ok := cnt[k]
-		if !ok || len(means[ty]) < 2 || sum[k] == 0 {
+		v, ok := typical[typeStage{ty, g.Workers[g.Worker[i]].Stage}]
+		if !ok || len(byType[ty]) < 2 || v == 0 {
 			continue
 		}
-		t.Dur[i] *= median(means[ty]) / (sum[k] / float64(c))
+		t.Dur[i] *= median(byType[ty]) / v
 		n++
 	}
 	return t, n
