@@ -21,6 +21,7 @@ type WhatIf struct {
 	LaunchSlowdown float64 `json:"launch_slowdown"`  // trace / no-delay
 	S              float64 `json:"s"`                // no-delay / ideal
 
+	SByRank     []WhatIfShare `json:"s_by_rank,omitempty"` // up to 64 ranks
 	SByStage    []WhatIfShare `json:"s_by_stage,omitempty"`
 	SByDP       []WhatIfShare `json:"s_by_dp,omitempty"`
 	SlowWorkers []int32       `json:"slow_workers,omitempty"` // the ⌈3 %⌉ ranks by min(S_dp, S_stage)

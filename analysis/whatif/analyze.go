@@ -22,9 +22,10 @@ type Report struct {
 	LaunchSlowdown float64 `json:"launch_slowdown"` // TTrace / TOri
 	S              float64 `json:"s"`               // TOri / TIdeal
 
-	ByDP    []Share `json:"by_dp"`    // S_dp per DP replica
-	ByStage []Share `json:"by_stage"` // S_stage per stage
-	ByType  []Share `json:"by_type"`  // S per op type (PP send and recv merged per direction)
+	ByRank  []Share `json:"by_rank,omitempty"` // S per rank (worker), up to MaxRankShares workers
+	ByDP    []Share `json:"by_dp"`             // S_dp per DP replica
+	ByStage []Share `json:"by_stage"`          // S_stage per stage
+	ByType  []Share `json:"by_type"`           // S per op type (PP send and recv merged per direction)
 
 	TopWorkers []Worker `json:"top_workers"`      // the ⌈3 %⌉ workers ranked by min(S_dp, S_stage)
 	MW         Fix      `json:"fix_slow_workers"` // M_W
@@ -45,6 +46,10 @@ type Fix struct {
 	TAdd float64 `json:"t_add_s"`
 	M    float64 `json:"m"`
 }
+
+// MaxRankShares is the most workers S is attributed to one by one (one
+// replay each).
+const MaxRankShares = 64
 
 // Analyze runs the self-check, the ideal replay, the attribution and the
 // published scenarios.
@@ -81,6 +86,11 @@ func (r *Report) attribute(g *Graph, nd, ideal Times) {
 	share := func(key string, id int32, sel func(int) bool) Share {
 		_, t := g.StepTime(Blend(ideal, nd, sel))
 		return Share{Key: key, ID: id, S: ratio(t, r.TIdeal)}
+	}
+	if len(g.Workers) <= MaxRankShares {
+		for w, x := range g.Workers {
+			r.ByRank = append(r.ByRank, share("rank", x.Rank, func(i int) bool { return g.Worker[i] == int32(w) }))
+		}
 	}
 	for d := range numDP(g) {
 		r.ByDP = append(r.ByDP, share("dp", d, func(i int) bool { return g.Workers[g.Worker[i]].DP == d }))

@@ -1,10 +1,12 @@
 package whatif_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -92,6 +94,10 @@ func TestPublishedST(t *testing.T) {
 	}
 	for _, sh := range r.ByType {
 		near(t, "S "+sh.Key, sh.S, p.ByType[sh.Key], tol)
+	}
+	// S per rank: the published job's straggler, rank 7, explains most.
+	if len(r.ByRank) != 8 || slices.MaxFunc(r.ByRank, func(a, b whatif.Share) int { return cmp.Compare(a.S, b.S) }).ID != 7 {
+		t.Errorf("S by rank %+v: want 8 ranks, rank 7 highest", r.ByRank)
 	}
 	if len(r.TopWorkers) != 1 || r.TopWorkers[0] != (whatif.Worker{Rank: 7, DP: 1, Stage: 3}) {
 		t.Errorf("top workers %+v, published rank 7 (dp 1, stage 3)", r.TopWorkers)

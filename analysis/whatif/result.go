@@ -41,6 +41,9 @@ func Summary(g *Graph, r *Report, preds []Prediction, paths []Path) *result.What
 		LaunchSlowdown: r.LaunchSlowdown, S: r.S,
 		FixSlowWorkers: fixOf(r.MW), FixLastStage: fixOf(r.MS), Withheld: r.Withheld(),
 	}
+	for _, s := range r.ByRank {
+		w.SByRank = append(w.SByRank, result.WhatIfShare{ID: int(s.ID), S: s.S})
+	}
 	for _, s := range r.ByStage {
 		w.SByStage = append(w.SByStage, result.WhatIfShare{ID: int(s.ID), S: s.S})
 	}

@@ -147,6 +147,9 @@ func whatifText(w io.Writer, o whatifOut) error {
 	p("self-check: worst step error %.3g µs (%.2g of the step)\n", 1e6*r.CheckAbs, r.CheckRel)
 	p("step: recorded %s; no launch delays (T_ori) %s, launch slowdown %.4f; ideal (T_ideal) %s, S %.4f\n",
 		secs(r.TTrace), secs(r.TOri), r.LaunchSlowdown, secs(r.TIdeal), r.S)
+	if len(r.ByRank) > 0 {
+		shares(w, "S by rank", r.ByRank)
+	}
 	shares(w, "S by DP replica", r.ByDP)
 	shares(w, "S by stage", r.ByStage)
 	for _, tw := range r.TopWorkers {
