@@ -190,23 +190,13 @@ func (g *Graph) node(i int32) int32 {
 // sort orders the contracted graph topologically (Kahn's algorithm); on
 // a cycle it returns the groups left unordered.
 func (g *Graph) sort() ([]int32, error) {
-	n := len(g.Type) + g.nGroups
-	indeg := make([]int32, n)
-	var from, to []int32
-	for b := range int32(len(g.Type)) {
-		for _, a := range g.Preds(b) {
-			na, nb := g.node(a), g.node(b)
-			if na == nb {
-				return []int32{g.Group[a]}, fmt.Errorf("%w: ops %d and %d of one group depend on each other", ErrCycle, a, b)
-			}
-			from, to = append(from, nb), append(to, na)
-			indeg[nb]++
-		}
+	soff, succ, indeg, err := g.contracted()
+	if err != nil {
+		return soff, err
 	}
-	soff, succ := csr(n, to, from)
 	g.order = g.order[:0]
-	queue := make([]int32, 0, n)
-	for v := range int32(n) {
+	queue := make([]int32, 0, len(indeg))
+	for v := range int32(len(indeg)) {
 		if indeg[v] == 0 && g.live(v) {
 			queue = append(queue, v)
 		}
@@ -224,13 +214,39 @@ func (g *Graph) sort() ([]int32, error) {
 	if len(g.order) == g.liveNodes() {
 		return nil, nil
 	}
-	var stuck []int32
-	for k := range int32(g.nGroups) {
-		if indeg[int32(len(g.Type))+k] > 0 {
-			stuck = append(stuck, k)
+	return g.stuck(indeg), fmt.Errorf("%w: %d of %d nodes ordered", ErrCycle, len(g.order), g.liveNodes())
+}
+
+// contracted returns the successors (CSR) and in-degrees of the
+// group-contracted nodes; on an edge inside one group it returns that
+// group (as the first result) and ErrCycle.
+func (g *Graph) contracted() (soff, succ, indeg []int32, err error) {
+	n := len(g.Type) + g.nGroups
+	indeg = make([]int32, n)
+	var from, to []int32
+	for b := range int32(len(g.Type)) {
+		for _, a := range g.Preds(b) {
+			na, nb := g.node(a), g.node(b)
+			if na == nb {
+				return []int32{g.Group[a]}, nil, nil, fmt.Errorf("%w: ops %d and %d of one group depend on each other", ErrCycle, a, b)
+			}
+			from, to = append(from, nb), append(to, na)
+			indeg[nb]++
 		}
 	}
-	return stuck, fmt.Errorf("%w: %d of %d nodes ordered", ErrCycle, len(g.order), g.liveNodes())
+	soff, succ = csr(n, to, from)
+	return soff, succ, indeg, nil
+}
+
+// stuck lists the groups Kahn's algorithm could not order.
+func (g *Graph) stuck(indeg []int32) []int32 {
+	var out []int32
+	for k := range int32(g.nGroups) {
+		if indeg[int32(len(g.Type))+k] > 0 {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // live reports whether contracted node v stands for something: an op

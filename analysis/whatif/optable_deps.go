@@ -37,19 +37,7 @@ func (b *tableBuilder) filter(rows []int, name string) []int {
 func (b *tableBuilder) matchKind(s int32, dir, sr string, tc []int) {
 	t := b.t
 	kind := dir + "-" + sr
-	lastStart, firstEnd := math.Inf(-1), math.Inf(1)
-	bySeq := map[int32]int{}
-	for _, r := range tc {
-		lastStart = max(lastStart, t.Start[r])
-		firstEnd = min(firstEnd, t.Start[r]+t.Dur[r])
-		bySeq[t.Seq[r]] = r
-	}
-	valid := func(r int) bool {
-		if sr == "recv" {
-			return t.Start[r] <= lastStart+p2pEps
-		}
-		return t.Start[r]+t.Dur[r] >= firstEnd-p2pEps
-	}
+	valid, bySeq := b.p2pWindow(sr, tc)
 	comms := b.of(s, kind)
 	cnt := 0
 	for _, r := range comms {
@@ -72,6 +60,26 @@ func (b *tableBuilder) matchKind(s int32, dir, sr string, tc []int) {
 		b.computeEdges(sr, r, c)
 		id++
 	}
+}
+
+// p2pWindow returns whether a send/recv row belongs to the step's computes
+// tc (a recv starting by the last compute's start, a send ending after the
+// first compute's end), and tc by seq.
+func (b *tableBuilder) p2pWindow(sr string, tc []int) (func(int) bool, map[int32]int) {
+	t := b.t
+	lastStart, firstEnd := math.Inf(-1), math.Inf(1)
+	bySeq := map[int32]int{}
+	for _, r := range tc {
+		lastStart = max(lastStart, t.Start[r])
+		firstEnd = min(firstEnd, t.Start[r]+t.Dur[r])
+		bySeq[t.Seq[r]] = r
+	}
+	return func(r int) bool {
+		if sr == "recv" {
+			return t.Start[r] <= lastStart+p2pEps
+		}
+		return t.Start[r]+t.Dur[r] >= firstEnd-p2pEps
+	}, bySeq
 }
 
 func (b *tableBuilder) computeEdges(sr string, comm, comp int) {
@@ -166,19 +174,36 @@ func (b *tableBuilder) extreme(comp []int, name string, mc int32, first bool) in
 // embedding all-reduce → reduce-scatters (DP sync not overlapped) → clip →
 // optimizer.
 func (b *tableBuilder) tail(s int32, comp []int) {
-	t := b.t
 	gc, ok := b.named(s, GC, 0)
 	if !ok || len(comp) == 0 {
 		return
 	}
-	last := comp[0]
-	for _, r := range comp {
+	b.edge(b.key(b.lastEnding(comp)), gc)
+	prev := []opKey{gc}
+	if rs := b.of(s, GradsRS); b.dp > 1 && b.ovlp && len(rs) > 0 {
+		prev = append(prev, b.key(rs[len(rs)-1]))
+	}
+	for _, k := range b.tailChain(s) {
+		for _, p := range prev {
+			b.edge(p, k)
+		}
+		prev = []opKey{k}
+	}
+}
+
+func (b *tableBuilder) lastEnding(rows []int) int {
+	t := b.t
+	last := rows[0]
+	for _, r := range rows {
 		if t.Start[r]+t.Dur[r] > t.Start[last]+t.Dur[last] {
 			last = r
 		}
 	}
-	b.edge(b.key(last), gc)
-	prev := []opKey{gc}
+	return last
+}
+
+// tailChain lists the tail after gc on stage s, skipping absent ops.
+func (b *tableBuilder) tailChain(s int32) []opKey {
 	var chain []opKey
 	add := func(name string, seq int32) {
 		if k, ok := b.named(s, name, seq); ok && b.has(k) {
@@ -189,27 +214,18 @@ func (b *tableBuilder) tail(s int32, comp []int) {
 	if s == 0 || s == b.pp-1 {
 		add(EmbeddingAR, 0)
 	}
-	rs := b.of(s, GradsRS)
 	switch {
 	case b.dp <= 1:
 	case b.ovlp:
-		if len(rs) > 0 {
-			prev = append(prev, b.key(rs[len(rs)-1]))
-		}
 		add(SeparateAR, 0)
 	default:
-		for i := range int32(len(rs)) {
+		for i := range int32(len(b.of(s, GradsRS))) {
 			add(GradsRS, i)
 		}
 	}
 	add(Clip, 0)
 	add(Optimizer, 0)
-	for _, k := range chain {
-		for _, p := range prev {
-			b.edge(p, k)
-		}
-		prev = []opKey{k}
-	}
+	return chain
 }
 
 // has reports whether the template step holds key k.
