@@ -22,6 +22,7 @@ type Options struct {
 	Tool      string         // "tpptrace <version>", recorded in the Result
 	Progress  func(step string)
 	Model     Model // tokens per step, model FLOPs and GPU peak for tokens/s and MFU; zero: neither
+	WhatIf    bool  // replay the step graph (the whatif step): Result.WhatIf
 }
 
 // Step is one named step of an analysis.
@@ -39,6 +40,7 @@ var Steps = []Step{
 	{"measure", "per rank and step: compute, comm and exposed comm per axis, memcpy, idle, bubble; per collective: wait, transfer", measureStep},
 	{"pipeline", "detect the schedule (GPipe, 1F1B, interleaved) and m; ideal bubble; split bubbles into fill/drain and steady", pipelineStep},
 	{"diagnose", "stage imbalance, slow ranks, communicator α-β fits, ranked findings with cost, evidence and remedy", diagnoseStep},
+	{"whatif", "with --whatif: replay the step graph: self-check, step without delays and at ideal, S, M_W, M_S, scenarios, critical path", whatifStep},
 }
 
 // run is the state the steps share.

@@ -30,6 +30,10 @@ func Text(w io.Writer, res *result.Result, opts TextOptions) error {
 	}
 	fmt.Fprintln(bw)
 	findings(bw, res, opts)
+	if res.WhatIf != nil {
+		fmt.Fprintln(bw)
+		whatifText(bw, res.WhatIf)
+	}
 	skipped(bw, res)
 	for _, wn := range res.Warnings {
 		fmt.Fprintf(bw, "warning: %s\n", wn)

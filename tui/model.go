@@ -36,6 +36,9 @@ func NewLoaded(res *result.Result) *Model {
 func (m *Model) setResult(res *result.Result) {
 	m.c.Res = res
 	m.panes = []Component{&overview{c: m.c}, newTimeline(m.c), newRanks(m.c), &findings{c: m.c}}
+	if res != nil && res.WhatIf != nil {
+		m.panes = append(m.panes, &whatif{c: m.c})
+	}
 	m.resize()
 }
 

@@ -75,6 +75,8 @@ type Result struct {
 	MFU               float64 `json:"mfu,omitempty"`
 	PeakTFLOPsPerGPU  float64 `json:"peak_tflops_per_gpu,omitempty"`
 	PeakFrom          string  `json:"peak_from,omitempty"` // "flag", "gpu-table"
+
+	WhatIf *WhatIf `json:"whatif,omitempty"` // the what-if replay, when run (--whatif)
 }
 
 // StageOrder is the pass order one stage's schedule was read from.
@@ -112,7 +114,7 @@ type Layout struct {
 	CP    int    `json:"cp,omitempty"`
 	EP    int    `json:"ep,omitempty"`
 	Order string `json:"order"` // Megatron order string, fastest first: "tp-cp-ep-dp-pp"
-	By    string `json:"by"`    // how it was decided: "flags", "descriptions", "members", "traffic", "single"
+	By    string `json:"by"`    // how it was decided: "flags", "descriptions", "members", "traffic", "single", "op-table"
 }
 
 // Iteration is one analysed training step.

@@ -31,6 +31,7 @@ func MarkdownWith(w io.Writer, r *result.Result, figs []Rendered, figdir string,
 		return err
 	}
 	mdFindings(&b, findings(r))
+	mdWhatif(&b, newWhatifView(r))
 	for _, f := range figs {
 		png, svg := path.Join(figdir, f.Name+".png"), path.Join(figdir, f.Name+".svg")
 		fmt.Fprintf(&b, "\n## %s\n\n![%s](%s)\n\n%s ([SVG](%s))\n", f.Title, f.Title, png, md(f.Caption), svg)

@@ -20,6 +20,7 @@ type pageData struct {
 	Slow     []slowRow
 	Figures  []figure
 	Cmp      *compareView // nil without a baseline
+	WhatIf   *whatifView  // nil without a what-if replay
 	Skipped  []string     // one line per reason (report.SkippedLines)
 }
 
@@ -43,7 +44,7 @@ func slowRows(r *result.Result) []slowRow {
 }
 
 func newPageData(r *result.Result, figs []Rendered, o Options) pageData {
-	d := pageData{R: r, Meta: metadata(r), Findings: findings(r), Stages: stageRows(r), Ranks: rankTable(r), Slow: slowRows(r), Cmp: newCompareView(o.Baseline),
+	d := pageData{R: r, Meta: metadata(r), Findings: findings(r), Stages: stageRows(r), Ranks: rankTable(r), Slow: slowRows(r), Cmp: newCompareView(o.Baseline), WhatIf: newWhatifView(r),
 		Skipped: report.SkippedLines(r.Skipped)}
 	for _, f := range figs {
 		d.Figures = append(d.Figures, figure{Name: f.Name, Title: f.Title, Caption: f.Caption, Src: template.URL(f.DataURI())})
@@ -89,6 +90,14 @@ figure{margin:1.5em 0}img{max-width:100%;height:auto;border:1px solid #eee}figca
 <p>Costs {{.Cost}} per step ({{.Share}}).{{with .Where}} Where: {{.}}.{{end}} <code>{{.Kind}}</code></p>
 {{with .Evidence}}<ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Remedy}}<p><b>Remedy:</b> {{.}}</p>{{end}}
+{{end}}
+{{with .WhatIf}}<h2 id="whatif">What if</h2>
+<p>{{.Check}}. {{.Steps}}. {{.Fixes}}.</p>
+{{with .Withheld}}<p class="sev-high">{{.}}</p>{{end}}
+{{with .Rows}}<table><tr><th>scenario</th><th>predicted step</th><th>gain</th><th>step vs recorded</th></tr>
+{{range .}}<tr><td title="{{.Summary}}">{{.Name}}</td><td class="num">{{.Step}}</td><td class="num">{{.Gain}}</td><td style="min-width:12em"><div style="background:#0072b2;height:.9em;width:{{.Width}}%"></div></td></tr>
+{{end}}</table>{{end}}
+{{with .Path}}<p><b>Critical path</b> per step: {{range .}}{{.}}; {{end}}</p>{{end}}
 {{end}}
 {{range .Figures}}<figure id="{{.Name}}"><h2>{{.Title}}</h2><img src="{{.Src}}" alt="{{.Title}}"><figcaption>{{.Caption}}</figcaption></figure>
 {{end}}

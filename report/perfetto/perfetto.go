@@ -45,6 +45,7 @@ func Write(w io.Writer, r *result.Result, tr *model.Trace) error {
 	}
 	if r != nil {
 		e.classified(r)
+		e.criticalPath(r)
 		e.findings(r)
 	}
 	e.w.WriteString("\n]}\n")

@@ -27,7 +27,7 @@ func Timeline(r *result.Result) (Figure, bool) {
 		return Figure{}, false
 	}
 	rows, names := timelineRows(r.Timeline.Rows, r.Timeline.EndNs-r.Timeline.StartNs, !noPipeline(r))
-	g := &gantt{rows: rows, start: r.Timeline.StartNs, end: r.Timeline.EndNs}
+	g := &gantt{rows: rows, start: r.Timeline.StartNs, end: r.Timeline.EndNs, path: timelinePath(r)}
 	p := newPlot(fmt.Sprintf("Step %d on the aligned clock", r.Timeline.Iteration), "time since step start (ms)", "")
 	p.Add(g)
 	p.NominalY(names...)
@@ -41,7 +41,7 @@ func Timeline(r *result.Result) (Figure, bool) {
 	}
 	return Figure{
 		Name: "timeline", Title: "Timeline of one step",
-		Caption: caption,
+		Caption: caption + pathCaption(g.path),
 		Width:   26 * vg.Centimeter, Height: vg.Length(len(rows))*0.55*vg.Centimeter + 3.5*vg.Centimeter,
 		draw: withLegendRight(p, categoryLegend(g.present()), 4.2*vg.Centimeter),
 	}, true
@@ -81,6 +81,7 @@ type gantt struct {
 	start, end int64
 	text       text.Style // bar labels, set when drawing
 	rowHeight  vg.Length
+	path       []result.PathOp // the what-if critical path of this step, nil when none
 }
 
 func (g *gantt) DataRange() (xmin, xmax, ymin, ymax float64) {
@@ -110,6 +111,7 @@ func (g *gantt) Plot(c draw.Canvas, p *plot.Plot) {
 			g.bar(c, s, x0, x1, y0, y1)
 		}
 	}
+	g.drawPath(c, trX, trY)
 }
 
 // bar draws one segment; overlapped communication is drawn as compute on

@@ -55,6 +55,7 @@ type analyzeFlags struct {
 	tp, pp, dp, cp, ep int
 	order, stepRe      string
 	steps              string
+	whatif             bool
 	model              analysis.Model // --tokens-per-step, --flops-per-token, --params, --peak-tflops
 }
 
@@ -67,6 +68,7 @@ func (a *analyzeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.order, "order", "", `rank order, fastest first (default Megatron's "tp-cp-ep-dp-pp")`)
 	fs.StringVar(&a.stepRe, "step-regex", "", "`regexp` of the ranges that delimit steps, its first group the step number; overrides the step-like names (ProfilerStep#N, train_step N, iteration N, step_N ...)")
 	fs.StringVar(&a.steps, "steps", "", "comma-separated step numbers to analyse (default: every complete step)")
+	fs.BoolVar(&a.whatif, "whatif", false, "also replay the step graph: the what-if section (ideal step, M_W, M_S, scenarios, critical path)")
 	countFlag(fs, &a.model.TokensPerStep, "tokens-per-step", "global batch `tokens` per step: adds tokens/s (and MFU with --params or --flops-per-token)")
 	countFlag(fs, &a.model.FLOPsPerToken, "flops-per-token", "training `FLOPs` per token (forward and backward) for MFU")
 	countFlag(fs, &a.model.Params, "params", "model `parameters` (7e9, 7B) for MFU, at 6·P FLOPs per token (dense transformer)")
@@ -113,7 +115,7 @@ func checkModel(m analysis.Model) error {
 }
 
 func (a *analyzeFlags) options() (analysis.Options, error) {
-	o := analysis.Options{Tool: ToolVersion(), Model: a.model}
+	o := analysis.Options{Tool: ToolVersion(), Model: a.model, WhatIf: a.whatif}
 	if err := checkModel(a.model); err != nil {
 		return o, err
 	}

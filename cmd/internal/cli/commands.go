@@ -12,6 +12,7 @@ func Commands() []*Command {
 		exportCmd,
 		tuiCmd,
 		hangCmd,
+		whatifCmd,
 		sampleCmd,
 		samplesCmd,
 		versionCmd,

@@ -13,6 +13,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/optable"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	rpt "github.com/tpptrace/tpptrace/report"
 	"github.com/tpptrace/tpptrace/samples"
@@ -50,6 +51,14 @@ func (in *inputFlags) load(ctx context.Context, env *Env, args []string) (*resul
 		if err == nil {
 			analysis.Throughput(r, opts.Model)
 		}
+		return r, nil, err
+	}
+	if len(args) == 1 && optable.Sniff(args[0]) {
+		ot, err := optable.ReadFile(args[0])
+		if err != nil {
+			return nil, nil, err
+		}
+		r, err := analysis.AnalyzeOpTable(ot, args[0], opts)
 		return r, nil, err
 	}
 	t, err := in.trace(ctx, env, args, opts)

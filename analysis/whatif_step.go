@@ -1,0 +1,99 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/analysis/whatif"
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// WhatIfGraph runs the steps the replay needs (classify, align, segment)
+// on t and builds its op graph (analysis/whatif.FromTrace).
+func WhatIfGraph(ctx context.Context, t *model.Trace, opts Options) (*whatif.Graph, error) {
+	r := &run{t: t, opts: opts, res: newResult(t, opts)}
+	for _, s := range Steps[:3] {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := s.Run(r); err != nil {
+			return nil, fmt.Errorf("analysis: %s: %w", s.Name, err)
+		}
+	}
+	return graphOf(r)
+}
+
+func graphOf(r *run) (*whatif.Graph, error) {
+	in := whatif.TraceInput{Trace: r.t, Instances: r.inst, Offset: r.off.Of, Iters: r.steps.Iters}
+	for _, it := range r.res.Iterations {
+		in.IterStart = append(in.IterStart, it.StartNs)
+	}
+	g, err := whatif.FromTrace(in)
+	if err != nil {
+		return nil, fmt.Errorf("analysis: whatif: %w", err)
+	}
+	return g, nil
+}
+
+// whatifStep replays the step graph when Options.WhatIf asks for it: the
+// Result's whatif section, and the replayed gains quoted by the slow-rank
+// and stage-imbalance findings. A graph that cannot be built is a warning.
+func whatifStep(r *run) error {
+	if !r.opts.WhatIf {
+		return nil
+	}
+	g, err := graphOf(r)
+	if err != nil {
+		r.res.Warnings = append(r.res.Warnings, err.Error())
+		return nil
+	}
+	slow := int32(-1)
+	if len(r.res.SlowRanks) > 0 {
+		slow = int32(r.res.SlowRanks[0].Rank)
+	}
+	rep, preds, paths := whatif.Run(g, whatif.Defaults(g, slow))
+	r.res.WhatIf = whatif.Summary(g, rep, preds, paths)
+	pathStep(r.res, g, paths)
+	quoteReplay(r.res)
+	return nil
+}
+
+// quoteReplay adds the replayed gain of the matching scenario to the
+// slow-rank and stage-imbalance findings' evidence.
+func quoteReplay(res *result.Result) {
+	gain := map[string]result.WhatIfScenario{}
+	for _, s := range res.WhatIf.Scenarios {
+		gain[s.Name] = s
+	}
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		name := ""
+		switch {
+		case f.Kind == result.KindSlowRank && len(f.Ranks) > 0:
+			name = fmt.Sprintf("fix rank %d", f.Ranks[0])
+		case f.Kind == result.KindImbalance:
+			name = "balance stages"
+		}
+		if s, ok := gain[name]; ok && name != "" {
+			f.Evidence = append(f.Evidence, fmt.Sprintf("replay (%s): the step would take %.2f ms, %.2f ms (%.1f %%) shorter",
+				s.Name, float64(s.StepNs)/1e6, float64(s.GainNs)/1e6, 100*float64(s.GainNs)/float64(max(res.WhatIf.TraceStepNs, 1))))
+		}
+	}
+}
+
+// pathStep keeps the critical path's ops of the timeline's step (else the
+// first analysed one) for the views.
+func pathStep(res *result.Result, g *whatif.Graph, paths []whatif.Path) {
+	k := 0
+	for i, it := range res.Iterations {
+		if res.Timeline != nil && it.Index == res.Timeline.Iteration {
+			k = i
+		}
+	}
+	if k >= len(paths) || k >= len(res.Iterations) {
+		return
+	}
+	res.WhatIf.CriticalPathStep = res.Iterations[k].Index
+	res.WhatIf.CriticalPathOps = g.PathOps(paths[k], res.Iterations[k].StartNs)
+}
