@@ -77,7 +77,7 @@ func (r *run) rankPipeline(rr *rankRun, s *result.RankStats, p int, peers map[in
 		a, b, _ := pipeline.Split(f.Bubbles, ops, f.Window)
 		fd, st = fd+a, st+b
 		if len(ops) > 0 {
-			out = append(out, pipeline.Detect(ops, ring, g))
+			out = append(out, r.detect(rr, ops, ring, g, f.Window))
 		}
 	}
 	n := int64(max(len(rr.figs), 1))
@@ -140,4 +140,15 @@ func averageStage(st *result.StageStats) {
 	for k := range st.ExposedNs {
 		st.ExposedNs[k] /= n
 	}
+}
+
+// detect reads one rank's schedule in one step; passes cut from transfers
+// alone take m and v from the transfer counts (pipeline.FromLinks).
+func (r *run) detect(rr *rankRun, ops []pipeline.Op, ring int, g pipeline.Geometry, w measure.Interval) pipeline.Schedule {
+	s := pipeline.Detect(ops, ring, g)
+	if rr.pipe.Source != pipeline.FromP2P {
+		return s
+	}
+	n := func(stage int) int { return rr.pipe.LinkCount(w, (stage+g.P)%g.P) }
+	return pipeline.FromLinks(s, g, n(g.Stage-1), n(g.Stage+1), n(g.P-1))
 }

@@ -120,6 +120,8 @@ func StepsSource(from string) string {
 		return "from --step-regex ranges"
 	case "dp-sync-period", "world-sync-period":
 		return "from the " + strings.ToUpper(strings.TrimSuffix(from, "-sync-period")) + "-sync period"
+	case "kernel-period":
+		return "from a kernel run once per step"
 	case "whole-trace":
 		return "the whole trace"
 	}

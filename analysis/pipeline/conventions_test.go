@@ -124,3 +124,21 @@ func TestAutogradContextGivesPhases(t *testing.T) {
 		t.Errorf("ops %q from %v, want 'fwd fwd bwd ' from autograd", got, rk.Source)
 	}
 }
+
+// TestFromLinksCountsTransfers: m and v from transfer counts alone.
+func TestFromLinksCountsTransfers(t *testing.T) {
+	for _, c := range []struct {
+		g                      Geometry
+		prev, next, last, m, v int
+	}{
+		{Geometry{Stage: 0, P: 4}, 0, 32, 16, 8, 2}, // interleaved v=2 m=8: 2vm with stage 1, 2(v−1)m with stage 3
+		{Geometry{Stage: 0, P: 4}, 0, 16, 0, 8, 1},  // 1F1B m=8
+		{Geometry{Stage: 2, P: 4}, 16, 16, 0, 8, 1}, // a middle stage
+		{Geometry{Stage: 1, P: 2}, 16, 16, 16, 8, 1},
+	} {
+		got := FromLinks(Schedule{Name: OneFOneB, M: 5, V: 1}, c.g, c.prev, c.next, c.last)
+		if got.M != c.m || got.V != c.v {
+			t.Errorf("FromLinks(stage %d of %d, %d %d %d) = m %d v %d, want %d %d", c.g.Stage, c.g.P, c.prev, c.next, c.last, got.M, got.V, c.m, c.v)
+		}
+	}
+}

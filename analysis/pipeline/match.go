@@ -27,7 +27,7 @@ type end struct {
 	group      model.Coord // the rank's coordinates with PP cleared: its pipeline group
 	start, end int64
 	resume     int64 // the start of the rank's first compute kernel at or after the end − the end
-	lag        int64 // the start − the end of the rank's latest compute kernel before it
+	waited     bool  // the rank's compute idled up to the end and resumed right after it
 }
 
 // MatchPeers pairs every PP transfer kernel without a known direction with
@@ -157,7 +157,7 @@ func unmatched(t *model.Trace, stageOf func(int32) int, off func(int32) int64) [
 				continue
 			}
 			st, en := t.Events.Start[i], t.Events.Start[i]+t.Events.Dur[i]
-			out = append(out, end{i, rk.Rank, s, g, st - o, en - o, resume(cs, en), lag(ce, st)})
+			out = append(out, end{i, rk.Rank, s, g, st - o, en - o, resume(cs, en), waited(cs, ce, en)})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b end) int { return cmp.Compare(a.end, b.end) })
@@ -196,22 +196,43 @@ func resume(starts []int64, ts int64) int64 {
 }
 
 // sendVotes is the evidence that a, not b, is the sending end of one
-// transfer (positive: a sends). A receiver resumes compute right after the
-// data arrives (it waited for it); a sender's kernel starts right after the
-// compute that produced the data; a posted receive starts first and waits.
+// transfer (positive: a sends), weighted by how often each cue was right
+// on the generator's jobs (docs/analysis.md): a receiver that idled for
+// the data and resumed right after it (3); a posted receive starts before
+// the sender's kernel, which waits for the compute that made the data (3);
+// the sender, still computing, runs its next kernel sooner after the end
+// than the receiver, which may have to be launched or fed first (1).
 func sendVotes(a, b end) int {
 	v := 0
-	vote := func(x, y int64) {
+	vote := func(w int, x, y int64) {
 		if x < y {
-			v++
+			v += w
 		} else if x > y {
-			v--
+			v -= w
 		}
 	}
-	vote(b.resume, a.resume)
-	vote(a.lag, b.lag)
-	vote(b.start, a.start)
+	if a.waited != b.waited {
+		v += 3 * map[bool]int{true: -1, false: 1}[a.waited]
+	}
+	vote(3, b.start, a.start)
+	vote(1, a.resume, b.resume)
 	return v
+}
+
+// waitNs bounds how soon after the data arrived a waiting receiver
+// resumes compute, and how long its compute must have idled before.
+const waitNs = 20_000
+
+// waited reports whether the compute stream idled for at least waitNs up
+// to ts and resumed within waitNs after it (starts and ends sorted).
+func waited(starts, ends []int64, ts int64) bool {
+	if resume(starts, ts) > waitNs {
+		return false
+	}
+	k, _ := slices.BinarySearch(ends, ts+1)
+	i, _ := slices.BinarySearch(starts, ts)
+	busy := i > 0 && k < len(ends) && i > k // a kernel started before ts has not ended by it
+	return !busy && (k == 0 || ts-ends[k-1] >= waitNs)
 }
 
 // computeEnds lists the ends of the compute kernels in rows [lo, hi), sorted.
@@ -224,14 +245,4 @@ func computeEnds(t *model.Trace, lo, hi int) []int64 {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// lag is how long after the latest compute end at or before ts a transfer
-// starts (large when none).
-func lag(ends []int64, ts int64) int64 {
-	k, _ := slices.BinarySearch(ends, ts+1)
-	if k == 0 {
-		return 1 << 62
-	}
-	return ts - ends[k-1]
 }

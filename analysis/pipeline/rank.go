@@ -8,9 +8,10 @@ import (
 // Rank is one rank's pipeline work over the whole trace.
 type Rank struct {
 	Source     Source
-	Convention string  // the annotation convention, with FromAnnotations
-	Ops        []Op    // in start order
-	Ring       []int64 // stage 0 only, p > 2: start of each recv from stage p−1 (activations of a later model chunk)
+	Convention string          // the annotation convention, with FromAnnotations
+	Ops        []Op            // in start order
+	Links      map[int][]int64 // starts of the transfers with each neighbouring stage
+	Ring       []int64         // stage 0 only, p > 2: start of each transfer with stage p−1 (a later model chunk's activation in, its gradient out)
 }
 
 // Cue names the source for the Result: "annotations (PP:<s><F|B|I|W><mb>)",
@@ -30,7 +31,7 @@ func ForRank(t *model.Trace, r int32, g Geometry) Rank {
 		return Rank{}
 	}
 	ms := p2pMarkers(t, r, g)
-	rk := Rank{Ring: ring(ms, g)}
+	rk := Rank{Ring: ring(ms, g), Links: links(ms)}
 	if ops, conv := annotationOps(t, r); len(ops) > 0 {
 		rk.Source, rk.Convention, rk.Ops = FromAnnotations, conv, ops
 		return rk
@@ -47,12 +48,34 @@ func ForRank(t *model.Trace, r int32, g Geometry) Rank {
 	return rk
 }
 
-// ring lists stage 0's recvs from stage p−1 (p > 2): the activations of a
-// later model chunk of an interleaved pipeline.
+// links lists the starts of the transfers with each neighbouring stage.
+func links(ms []marker) map[int][]int64 {
+	out := map[int][]int64{}
+	for _, m := range ms {
+		out[m.peerStage] = append(out[m.peerStage], m.start)
+	}
+	return out
+}
+
+// LinkCount is the number of transfers with stage peer that start in w.
+func (rk *Rank) LinkCount(w measure.Interval, peer int) int {
+	n := 0
+	for _, s := range rk.Links[peer] {
+		if s >= w.Start && s < w.End {
+			n++
+		}
+	}
+	return n
+}
+
+// ring lists stage 0's transfers with stage p−1 (p > 2): an interleaved
+// pipeline's later model chunks take their activations in and send their
+// gradients back over this link, one of each per microbatch and chunk, so
+// their count does not hang on knowing which way each one went.
 func ring(ms []marker, g Geometry) []int64 {
 	var out []int64
 	for _, m := range ms {
-		if g.P > 2 && g.Stage == 0 && !m.send && m.peerStage == g.P-1 {
+		if g.P > 2 && g.Stage == 0 && m.peerStage == g.P-1 {
 			out = append(out, m.start)
 		}
 	}
@@ -84,7 +107,7 @@ func (rk *Rank) In(w measure.Interval) ([]Op, int) {
 			n++
 		}
 	}
-	return ops, n
+	return ops, n / 2
 }
 
 // Split divides the bubble intervals of window w into fill/drain (before

@@ -144,3 +144,27 @@ func Count(ops []Op) (fwd, bwd, warmup int) {
 	}
 	return fwd, bwd, warmup
 }
+
+// FromLinks corrects the m and v of a schedule read from transfers alone
+// by counting them, which needs no direction: each microbatch sends one
+// activation and one gradient over every link it crosses, so stage 0 has
+// 2·v·m transfers with stage 1 and, interleaved, 2·(v−1)·m with stage p−1
+// (p > 2); another stage has 2·v·m with the stage before it. toPrev and
+// toNext are the counts in one step; v stays as read unless stage 0 can
+// tell it apart.
+func FromLinks(s Schedule, g Geometry, toPrev, toNext, toLast int) Schedule {
+	vm := toPrev / 2
+	if g.Stage == 0 {
+		vm = toNext / 2
+	}
+	if vm <= 0 {
+		return s
+	}
+	if g.Stage == 0 && g.P > 2 && toLast > 0 && toLast < toNext {
+		m := (toNext - toLast) / 2
+		s.M, s.V = m, max(1, (vm+m/2)/m)
+		return s
+	}
+	s.M = max(1, vm/max(s.V, 1))
+	return s
+}

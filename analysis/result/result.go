@@ -49,7 +49,8 @@ type Result struct {
 	// StepsFrom names what found the steps: "annotations:<family>" (step
 	// ranges: ProfilerStep, train_step, iteration, iter, step),
 	// "step-regex" (--step-regex), "dp-sync-period" or "world-sync-period"
-	// (no step ranges: the period of the data-parallel sync), "whole-trace".
+	// (no step ranges: the period of the data-parallel sync), "kernel-period"
+	// (nor a sync: a kernel run once per step), "whole-trace".
 	StepsFrom       string       `json:"steps_from,omitempty"`
 	Ranks           []RankStats  `json:"ranks"`
 	Stages          []StageStats `json:"stages"`

@@ -124,7 +124,12 @@ func syncAxis(t *model.Trace) model.Axis {
 
 // burstsOf returns the span of each burst of rank r's kernels on axis.
 func burstsOf(t *model.Trace, r int32, axis model.Axis) []span {
-	ks := axisKernels(t, r, axis)
+	return bursts(axisKernels(t, r, axis))
+}
+
+// bursts groups kernels (by start) into runs split by gaps longer than
+// half the longest gap.
+func bursts(ks []span) []span {
 	if len(ks) == 0 {
 		return nil
 	}

@@ -73,6 +73,9 @@ func detect(t *model.Trace, re *regexp.Regexp) (map[int32][]Window, string, stri
 	if w, axis := period(t); len(w) > 0 {
 		return w, "period", strings.ToLower(axis.String()) + "-sync-period"
 	}
+	if w := kernelPeriod(t); len(w) > 0 {
+		return w, "period", "kernel-period"
+	}
 	return whole(t, activeRanks(t)), "whole", "whole-trace"
 }
 

@@ -123,10 +123,25 @@ func TestFindWholeWithoutSignals(t *testing.T) {
 	j.tr.Comms[0].Axis = model.AxisUnknown
 	for r := range 2 {
 		j.step(r, 0, "")
-		j.step(r, 1, "")
 	}
 	s, _ := Find(j.done(), nil)
-	if s.Method != "whole" || len(s.Iters) != 1 || s.ByRank[1][0].End != start(1, 1)+800_000 {
+	if s.Method != "whole" || len(s.Iters) != 1 || s.ByRank[1][0].End != start(1, 0)+800_000 {
 		t.Fatalf("got %q %v %+v, want one whole-trace window", s.Method, s.Iters, s.ByRank[1])
+	}
+}
+
+// TestFindKernelPeriod: without step ranges or a labelled sync, a kernel
+// that runs once per step delimits the steps (the first is incomplete).
+func TestFindKernelPeriod(t *testing.T) {
+	j := newStepJob(2)
+	j.tr.Comms[0].Axis = model.AxisUnknown
+	for r := range 2 {
+		for k := range 3 {
+			j.step(r, k, "")
+		}
+	}
+	s, _ := Find(j.done(), nil)
+	if s.Method != "period" || s.From != "kernel-period" || !slices.Equal(s.Iters, []int32{1, 2}) {
+		t.Fatalf("got %q from %q iters %v, want the kernel period's steps 1, 2", s.Method, s.From, s.Iters)
 	}
 }

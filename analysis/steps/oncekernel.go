@@ -1,0 +1,79 @@
+package steps
+
+import (
+	"slices"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// kernelPeriod finds steps without step ranges or a data-parallel sync (a
+// pure pipeline or tensor-parallel job captured without its CPU side)
+// from a kernel that runs once per step: the compute kernel name whose
+// launches form the fewest bursts (runs split by gaps longer than half the
+// longest), at least two, on every rank that runs it, preferring the name
+// that runs on the most ranks (the optimizer's). Step k ends with the GPU
+// work that runs on after burst k (tailEnd); window k is [end of step k−1,
+// end of step k), as in period.
+func kernelPeriod(t *model.Trace) map[int32][]Window {
+	name, ok := onceKernel(t)
+	if !ok {
+		return nil
+	}
+	out := map[int32][]Window{}
+	for _, r := range activeRanks(t) {
+		ends := stepEnds(t, r, bursts(nameKernels(t, r, name)))
+		for k := 1; k < len(ends); k++ {
+			out[r] = append(out[r], Window{Iter: int32(k), Start: ends[k-1], End: ends[k]})
+		}
+	}
+	return out
+}
+
+// onceKernel picks the once-per-step kernel name (kernelPeriod).
+func onceKernel(t *model.Trace) (int32, bool) {
+	type score struct{ ranks, bursts int }
+	best, bestName := score{}, int32(-1)
+	for name, per := range burstCounts(t) {
+		if slices.Min(per) < 2 {
+			continue
+		}
+		s := score{len(per), slices.Max(per)}
+		if s.ranks > best.ranks || s.ranks == best.ranks && (s.bursts < best.bursts || s.bursts == best.bursts && name < bestName) {
+			best, bestName = s, name
+		}
+	}
+	return bestName, bestName >= 0
+}
+
+// burstCounts lists, per compute kernel name, its burst count on each
+// rank that runs it.
+func burstCounts(t *model.Trace) map[int32][]int {
+	out := map[int32][]int{}
+	for _, r := range activeRanks(t) {
+		by := map[int32][]span{}
+		ev := &t.Events
+		lo, hi := ev.RankRange(r)
+		for i := lo; i < hi; i++ {
+			if ev.Kind[i] == model.KindCompute {
+				by[ev.Name[i]] = append(by[ev.Name[i]], span{ev.Start[i], ev.Start[i] + ev.Dur[i]})
+			}
+		}
+		for name, ks := range by {
+			out[name] = append(out[name], len(bursts(ks)))
+		}
+	}
+	return out
+}
+
+// nameKernels lists rank r's compute kernels named name, by start.
+func nameKernels(t *model.Trace, r int32, name int32) []span {
+	var ks []span
+	ev := &t.Events
+	lo, hi := ev.RankRange(r)
+	for i := lo; i < hi; i++ {
+		if ev.Kind[i] == model.KindCompute && ev.Name[i] == name {
+			ks = append(ks, span{ev.Start[i], ev.Start[i] + ev.Dur[i]})
+		}
+	}
+	return ks
+}
