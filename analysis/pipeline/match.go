@@ -148,13 +148,17 @@ func unmatched(t *model.Trace, stageOf func(int32) int, off func(int32) int64) [
 		g := rk.Coord
 		g.PP = -1
 		lo, hi := t.Events.RankRange(rk.Rank)
-		o, cs, ce := off(rk.Rank), computeStarts(t, lo, hi), computeEnds(t, lo, hi)
+		o := off(rk.Rank)
+		var cs, ce []int64 // the rank's compute starts and ends, read at its first unmatched kernel
 		for i := lo; i < hi; i++ {
 			if t.Events.Kind[i] != model.KindComm || measure.AxisOf(t, i) != model.AxisPP {
 				continue
 			}
 			if _, _, ok := direction(t, i, rk.Rank); ok {
 				continue
+			}
+			if cs == nil {
+				cs, ce = computeStarts(t, lo, hi), computeEnds(t, lo, hi)
 			}
 			st, en := t.Events.Start[i], t.Events.Start[i]+t.Events.Dur[i]
 			out = append(out, end{i, rk.Rank, s, g, st - o, en - o, resume(cs, en), waited(cs, ce, en)})

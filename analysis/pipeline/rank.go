@@ -31,11 +31,12 @@ func ForRank(t *model.Trace, r int32, g Geometry) Rank {
 		return Rank{}
 	}
 	ms := p2pMarkers(t, r, g)
-	rk := Rank{Ring: ring(ms, g), Links: links(ms)}
+	rk := Rank{Ring: ring(ms, g)}
 	if ops, conv := annotationOps(t, r); len(ops) > 0 {
 		rk.Source, rk.Convention, rk.Ops = FromAnnotations, conv, ops
 		return rk
 	}
+	rk.Links = links(ms)
 	if ls, cue := launches(t, r); cue {
 		if ops := autogradOps(t, r, ls); len(ops) > 0 {
 			rk.Source, rk.Ops = FromAutograd, ops
