@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tpptrace/tpptrace/ingest/nccl"
+	"github.com/tpptrace/tpptrace/report/units"
 )
 
 var hangCmd = &Command{
@@ -61,6 +62,7 @@ func writeHang(env *Env, rep *nccl.HangReport, asJSON, all bool) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
+	rep = safeHang(rep)
 	if err := nccl.WriteAttribution(env.Stdout, rep); err != nil {
 		return err
 	}
@@ -77,4 +79,26 @@ func hangStatus(rep *nccl.HangReport) error {
 	}
 	return &CodeError{Code: ExitRegression, Msg: fmt.Sprintf("%s ranks %v in process group %s (%s), %s #%d",
 		rep.Culprit.Kind, rep.Culprit.Ranks, rep.Culprit.Group, rep.Culprit.Desc, rep.Culprit.Op, rep.Culprit.Seq)}
+}
+
+// safeHang is a copy of rep whose strings from the dumps (group names and
+// descriptions, ops, shapes, dtypes) are fit for a terminal (units.Safe).
+func safeHang(rep *nccl.HangReport) *nccl.HangReport {
+	out := *rep
+	out.Findings = make([]nccl.Finding, len(rep.Findings))
+	for i, f := range rep.Findings {
+		out.Findings[i] = safeFinding(f)
+	}
+	if rep.Culprit != nil {
+		c := safeFinding(*rep.Culprit)
+		out.Culprit = &c
+	}
+	return &out
+}
+
+func safeFinding(f nccl.Finding) nccl.Finding {
+	for _, p := range []*string{&f.Group, &f.Desc, &f.Kind, &f.Op, &f.Size, &f.DType, &f.Detail} {
+		*p = units.Safe(*p)
+	}
+	return f
 }
