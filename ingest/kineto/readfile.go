@@ -78,12 +78,18 @@ func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress)
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: -1, Err: err}
 	}
-	r, err := openStream(&countReader{r: f, prog: prog})
+	r, gz, err := openStream(&countReader{r: f, prog: prog})
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: 0, Unit: "byte", Err: err}
 	}
-	if err := newSplitter(r).run(&ctxHandler{ctx: ctx, fileReader: fr}); err != nil {
+	sp := newSplitter(r)
+	if err := sp.run(&ctxHandler{ctx: ctx, fileReader: fr}); err != nil {
 		return 0, fileError(path, err)
+	}
+	if gz { // read to the gzip trailer, so that its CRC and size are checked
+		if _, err := io.Copy(io.Discard, r); err != nil {
+			return 0, &source.FileError{Path: path, Offset: sp.offset(), Unit: "byte", Err: err}
+		}
 	}
 	return st.Size(), nil
 }
@@ -105,18 +111,19 @@ func fileError(path string, err error) error {
 	return &source.FileError{Path: path, Offset: -1, Err: err}
 }
 
-// openStream returns the JSON text of r, gunzipping it when it is gzip.
-func openStream(r io.Reader) (io.Reader, error) {
+// openStream returns the JSON text of r, gunzipping it (with the ratio
+// guard) when it is gzip, and whether it was.
+func openStream(r *countReader) (io.Reader, bool, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("gzip header: %w", err)
+			return nil, true, fmt.Errorf("gzip header: %w", err)
 		}
-		return &gzipErrReader{zr}, nil
+		return &ratioReader{r: &gzipErrReader{zr}, in: r}, true, nil
 	}
-	return br, nil
+	return br, false, nil
 }
 
 // gzipErrReader turns a truncated gzip stream into a named error rather than
@@ -167,10 +174,12 @@ func newProgress(paths []string, fn func(done, total int64)) *progress {
 type countReader struct {
 	r    io.Reader
 	prog *progress
+	n    int64 // bytes read
 }
 
 func (c *countReader) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
+	c.n += int64(n)
 	if c.prog.fn != nil && n > 0 {
 		c.prog.fn(atomic.AddInt64(&c.prog.done, int64(n)), c.prog.total)
 	}
