@@ -86,7 +86,7 @@ func TestOversizeElementIsSkippedWithBoundedMemory(t *testing.T) {
 	tr := newFileReader("big.json", defaultDecoder, DefaultStepRegex)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	err := newSplitter(bigNameTrace(100<<20)).run(tr)
+	err := newSplitter(bigNameTrace(100 << 20)).run(tr)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
