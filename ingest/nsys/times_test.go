@@ -88,3 +88,15 @@ func TestSpanLimits(t *testing.T) {
 		}
 	}
 }
+
+func TestExportCommandIsShellQuoted(t *testing.T) {
+	cases := map[string]string{
+		"run/report_rank0.nsys-rep":     "nsys export --type sqlite --output run/report_rank0.nsys-rep.sqlite run/report_rank0.nsys-rep",
+		"my run/it's $HOME;rm.nsys-rep": `nsys export --type sqlite --output 'my run/it'\''s $HOME;rm.nsys-rep.sqlite' 'my run/it'\''s $HOME;rm.nsys-rep'`,
+	}
+	for in, want := range cases {
+		if got := ExportCommand(in); got != want {
+			t.Errorf("ExportCommand(%q) =\n %s\nwant\n %s", in, got, want)
+		}
+	}
+}
