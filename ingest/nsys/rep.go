@@ -58,8 +58,8 @@ func ExportCommand(path string) string {
 }
 
 // shellQuote returns s as one POSIX shell word: as is when it holds only
-// characters no shell treats specially, else in single quotes (a quote
-// inside written '\”).
+// characters no shell treats specially, else in single quotes, each
+// single quote inside closed, escaped and reopened.
 func shellQuote(s string) string {
 	safe := s != "" && !strings.ContainsFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
