@@ -142,7 +142,11 @@ func groupIntersection(d *Dump) []int32 {
 			inter, first = slices.Clone(g.Ranks), false
 			continue
 		}
-		inter = slices.DeleteFunc(inter, func(r int32) bool { return !slices.Contains(g.Ranks, r) })
+		in := make(map[int32]bool, len(g.Ranks))
+		for _, r := range g.Ranks {
+			in[r] = true
+		}
+		inter = slices.DeleteFunc(inter, func(r int32) bool { return !in[r] })
 	}
 	slices.Sort(inter)
 	return inter

@@ -51,8 +51,9 @@ func Diagnose(dumps []*Dump) (*HangReport, error) {
 		rep.Ranks = append(rep.Ranks, d.Rank)
 	}
 	slices.Sort(rep.Ranks)
+	ents := byGroup(dumps)
 	for _, g := range allGroups(dumps) {
-		rep.Findings = append(rep.Findings, newGroupView(g, byRank).findings()...)
+		rep.Findings = append(rep.Findings, newGroupView(g, byRank, ents).findings()...)
 	}
 	rep.Culprit = attribute(rep.Findings)
 	return rep, nil
