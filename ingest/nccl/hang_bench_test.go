@@ -2,6 +2,7 @@ package nccl
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -52,5 +53,41 @@ func TestManyEntriesBlameTheShortRank(t *testing.T) {
 	}
 	if rep.Culprit == nil || rep.Culprit.Kind != KindMissing || len(rep.Culprit.Ranks) != 1 || rep.Culprit.Ranks[0] != 0 || rep.Culprit.Seq != 5000 {
 		t.Fatalf("culprit %+v, want rank 0 missing collective 5000", rep.Culprit)
+	}
+}
+
+// TestTwoIndependentCulpritsAreBothNamed: ranks 1 and 3 hang in two
+// disjoint groups, {0,1} and {2,3}; each is a root cause of its own.
+func TestTwoIndependentCulpritsAreBothNamed(t *testing.T) {
+	pgs := map[string]ProcessGroup{"73": {Name: "73", Desc: "EP_A", Ranks: []int32{0, 1}}, "74": {Name: "74", Desc: "EP_B", Ranks: []int32{2, 3}}}
+	var dumps []*Dump
+	for r := int32(0); r < 4; r++ {
+		g := map[bool]string{true: "73", false: "74"}[r < 2]
+		d := &Dump{Path: fmt.Sprintf("rank_%d", r), Rank: r, CommVersion: "2.27.3", Status: map[string]GroupStatus{},
+			Groups: map[string]ProcessGroup{g: pgs[g]}}
+		n := 3
+		if r == 1 || r == 3 {
+			n = 2
+		}
+		for i := 1; i <= n; i++ {
+			d.Entries = append(d.Entries, Entry{RecordID: int64(i), PGID: g, PGName: g, CollSeq: int64(i), Name: "nccl:all_to_all",
+				State: "completed", Created: int64(100*i) + int64(r), InSizes: [][]int64{{4, 5}}, InDTypes: []string{"BFloat16"}, Duration: -1})
+		}
+		dumps = append(dumps, d)
+	}
+	rep, err := Diagnose(dumps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Culprits) != 2 || rep.Culprits[0].Group != "73" || rep.Culprits[0].Ranks[0] != 1 || rep.Culprits[1].Group != "74" || rep.Culprits[1].Ranks[0] != 3 {
+		t.Fatalf("culprits %+v, want PG 73 rank 1 and PG 74 rank 3", rep.Culprits)
+	}
+	if rep.Culprit == nil || rep.Culprit.Group != "73" {
+		t.Fatalf("culprit %+v, want the first of the culprits", rep.Culprit)
+	}
+	var b strings.Builder
+	WriteAttribution(&b, rep)
+	if lines := strings.Split(strings.TrimSpace(b.String()), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[2], "74 ") {
+		t.Fatalf("attribution is not a header and two rows:\n%s", b.String())
 	}
 }

@@ -77,8 +77,12 @@ func hangStatus(rep *nccl.HangReport) error {
 	if rep.Culprit == nil {
 		return nil
 	}
-	return &CodeError{Code: ExitRegression, Msg: fmt.Sprintf("%s ranks %v in process group %s (%s), %s #%d",
-		rep.Culprit.Kind, rep.Culprit.Ranks, rep.Culprit.Group, rep.Culprit.Desc, rep.Culprit.Op, rep.Culprit.Seq)}
+	msg := fmt.Sprintf("%s ranks %v in process group %s (%s), %s #%d",
+		rep.Culprit.Kind, rep.Culprit.Ranks, rep.Culprit.Group, rep.Culprit.Desc, rep.Culprit.Op, rep.Culprit.Seq)
+	for _, c := range rep.Culprits[min(1, len(rep.Culprits)):] {
+		msg += fmt.Sprintf("; and, independently, %s ranks %v in process group %s (%s)", c.Kind, c.Ranks, c.Group, c.Desc)
+	}
+	return &CodeError{Code: ExitRegression, Msg: msg}
 }
 
 // safeHang is a copy of rep whose strings from the dumps (group names and
@@ -88,6 +92,10 @@ func safeHang(rep *nccl.HangReport) *nccl.HangReport {
 	out.Findings = make([]nccl.Finding, len(rep.Findings))
 	for i, f := range rep.Findings {
 		out.Findings[i] = safeFinding(f)
+	}
+	out.Culprits = make([]nccl.Finding, len(rep.Culprits))
+	for i, f := range rep.Culprits {
+		out.Culprits[i] = safeFinding(f)
 	}
 	if rep.Culprit != nil {
 		c := safeFinding(*rep.Culprit)
