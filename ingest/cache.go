@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
@@ -43,10 +42,8 @@ func LoadCached(ctx context.Context, paths []string, opts source.Options, cacheD
 	}
 	root := cacheRoot(paths[0], cacheDir)
 	entry := filepath.Join(root, key)
-	if dataset.IsDataset(entry) {
-		if t, _, err := dataset.Read(entry); err == nil {
-			return t, nil
-		}
+	if t, ok := readCache(entry, in.files, opts); ok {
+		return t, nil
 	}
 	t, err := Load(ctx, paths, opts)
 	if err != nil {
@@ -133,13 +130,13 @@ func writable(dir string) bool {
 	return true
 }
 
-// writeCache writes entry and, when the root is our own (prune), removes
-// the older entries in it.
+// writeCache writes entry (atomically: cache_entry.go) and, when the root
+// is our own (prune), removes the older entries in it.
 func writeCache(root, entry string, t *model.Trace, prune bool) error {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return err
 	}
-	if err := dataset.Write(entry, t, dataset.Manifest{Tool: "tpptrace (cache)"}); err != nil {
+	if err := writeEntry(root, entry, t); err != nil {
 		return err
 	}
 	if !prune {
@@ -147,7 +144,8 @@ func writeCache(root, entry string, t *model.Trace, prune bool) error {
 	}
 	old, _ := os.ReadDir(root)
 	for _, d := range old {
-		if p := filepath.Join(root, d.Name()); d.IsDir() && p != entry && len(d.Name()) == 20 && !strings.HasPrefix(d.Name(), ".") {
+		p := filepath.Join(root, d.Name())
+		if d.IsDir() && p != entry && (len(d.Name()) == 20 && !strings.HasPrefix(d.Name(), ".") || stalePartial(d)) {
 			os.RemoveAll(p)
 		}
 	}
