@@ -195,18 +195,24 @@ func intOr(v any, def int64) int64 {
 	return def
 }
 
+// floatOr is v as a finite number, else def (a NaN or infinite duration
+// is as good as none).
 func floatOr(v any, def float64) float64 {
+	f := def
 	switch n := v.(type) {
 	case float64:
-		return n
+		f = n
 	case int64:
-		return float64(n)
+		f = float64(n)
 	case json.Number:
-		if f, err := n.Float64(); err == nil {
-			return f
+		if x, err := n.Float64(); err == nil {
+			f = x
 		}
 	}
-	return def
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return def
+	}
+	return f
 }
 
 func sizes(v any) [][]int64 {

@@ -41,6 +41,44 @@ type HangReport struct {
 	// earlier one blames (two hung ranks in disjoint groups are two rows).
 	// The first is Culprit.
 	Culprits []Finding `json:"culprits,omitempty"`
+	// NoDump are the ranks the process groups name that have no usable
+	// dump: any of them may be the culprit.
+	NoDump []NoDump `json:"no_usable_dump,omitempty"`
+}
+
+// NoDump is a rank without a usable dump, and why.
+type NoDump struct {
+	Rank   int32  `json:"rank"`
+	Path   string `json:"path,omitempty"` // the unusable dump, "" when none was given
+	Reason string `json:"reason"`
+}
+
+// Explain names, for the ranks without a usable dump, the file that was
+// skipped for them and why.
+func (rep *HangReport) Explain(skips []DumpSkip) {
+	for i, n := range rep.NoDump {
+		for _, s := range skips {
+			if s.Rank == n.Rank {
+				rep.NoDump[i].Path, rep.NoDump[i].Reason = s.Path, s.Reason
+			}
+		}
+	}
+}
+
+// noDump lists the ranks of the groups that have no dump, ascending.
+func noDump(groups []ProcessGroup, byRank map[int32]*Dump) []NoDump {
+	seen := map[int32]bool{}
+	var out []NoDump
+	for _, g := range groups {
+		for _, r := range g.Ranks {
+			if byRank[r] == nil && !seen[r] {
+				seen[r] = true
+				out = append(out, NoDump{Rank: r, Reason: "no dump given"})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b NoDump) int { return cmp.Compare(a.Rank, b.Rank) })
+	return out
 }
 
 // Diagnose matches the dumps' collectives per process group and attributes
@@ -56,10 +94,11 @@ func Diagnose(dumps []*Dump) (*HangReport, error) {
 		rep.Ranks = append(rep.Ranks, d.Rank)
 	}
 	slices.Sort(rep.Ranks)
-	ents := byGroup(dumps)
-	for _, g := range allGroups(dumps) {
+	ents, groups := byGroup(dumps), allGroups(dumps)
+	for _, g := range groups {
 		rep.Findings = append(rep.Findings, newGroupView(g, byRank, ents).findings()...)
 	}
+	rep.NoDump = noDump(groups, byRank)
 	rep.Culprits = attribute(rep.Findings)
 	if len(rep.Culprits) > 0 {
 		c := rep.Culprits[0]

@@ -2,6 +2,7 @@ package nccl
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -89,5 +90,16 @@ func TestTwoIndependentCulpritsAreBothNamed(t *testing.T) {
 	WriteAttribution(&b, rep)
 	if lines := strings.Split(strings.TrimSpace(b.String()), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[2], "74 ") {
 		t.Fatalf("attribution is not a header and two rows:\n%s", b.String())
+	}
+}
+
+func TestNonFiniteDurationIsNone(t *testing.T) {
+	for _, v := range []any{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if got := floatOr(v, -1); got != -1 {
+			t.Errorf("duration %v read as %v, want -1 (none)", v, got)
+		}
+	}
+	if got := floatOr(2.5, -1); got != 2.5 {
+		t.Errorf("2.5 read as %v", got)
 	}
 }

@@ -42,14 +42,18 @@ func runHang(ctx context.Context, env *Env, args []string) error {
 	if fs.NArg() == 0 {
 		return usagef("no dumps given")
 	}
-	dumps, err := nccl.ReadDumps(fs.Args())
+	dumps, skips, err := nccl.ReadDumpsSkipping(fs.Args())
 	if err != nil {
 		return err
+	}
+	for _, s := range skips {
+		fmt.Fprintf(env.Stderr, "warning: skipping %s: %s\n", units.Safe(s.Path), units.Safe(s.Reason))
 	}
 	rep, err := nccl.Diagnose(dumps)
 	if err != nil {
 		return err
 	}
+	rep.Explain(skips)
 	if err := writeHang(env, rep, *asJSON, *all); err != nil {
 		return err
 	}
@@ -66,11 +70,24 @@ func writeHang(env *Env, rep *nccl.HangReport, asJSON, all bool) error {
 	if err := nccl.WriteAttribution(env.Stdout, rep); err != nil {
 		return err
 	}
+	writeNoDump(env, rep)
 	if all {
 		fmt.Fprintln(env.Stdout)
 		return nccl.WriteFindings(env.Stdout, rep)
 	}
 	return nil
+}
+
+// writeNoDump names each rank without a usable dump: the attribution above
+// cannot see it, and it may be the culprit.
+func writeNoDump(env *Env, rep *nccl.HangReport) {
+	for _, n := range rep.NoDump {
+		why := n.Reason
+		if n.Path != "" {
+			why = n.Path + ": " + n.Reason
+		}
+		fmt.Fprintf(env.Stdout, "rank %d: no usable dump (%s) — it may be the culprit\n", n.Rank, units.Safe(why))
+	}
 }
 
 func hangStatus(rep *nccl.HangReport) error {
