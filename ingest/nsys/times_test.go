@@ -3,6 +3,7 @@ package nsys
 import (
 	"context"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -99,4 +100,15 @@ func TestExportCommandIsShellQuoted(t *testing.T) {
 			t.Errorf("ExportCommand(%q) =\n %s\nwant\n %s", in, got, want)
 		}
 	}
+}
+
+func TestExportWithAWriteAheadLogIsRefusedPerFile(t *testing.T) {
+	paths, err := nsysw.Write(t.TempDir(), tinyJob(), nsysw.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(paths[3]+"-wal", make([]byte, 4096), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	readSkipping(t, paths, paths[3], "write-ahead log")
 }
