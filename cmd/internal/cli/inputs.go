@@ -15,6 +15,7 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	rpt "github.com/tpptrace/tpptrace/report"
+	"github.com/tpptrace/tpptrace/report/units"
 	"github.com/tpptrace/tpptrace/samples"
 )
 
@@ -87,7 +88,29 @@ func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts a
 		return nil, err
 	}
 	fmt.Fprintf(env.Stderr, "read %s, %s in %s\n", plural(len(t.Ranks), "rank"), plural(t.Events.Len(), "event"), time.Since(start).Round(time.Millisecond))
+	warnPositioned(env, t.Skipped)
 	return t, nil
+}
+
+// maxPositioned is how many positioned skips stderr lists.
+const maxPositioned = 10
+
+// warnPositioned names on stderr the skipped items that have a position in
+// their file (a line, a byte offset): a bad event or line, a cut name. The
+// unpositioned records (categories not used) stay in the report.
+func warnPositioned(env *Env, skips []model.Skip) {
+	n := 0
+	for _, s := range skips {
+		if s.Offset < 0 || s.Unit == "" {
+			continue
+		}
+		if n++; n <= maxPositioned {
+			fmt.Fprintf(env.Stderr, "warning: %s: %s %d: %s (×%d)\n", units.Safe(s.Source), s.Unit, s.Offset, units.Safe(s.Reason), s.Count)
+		}
+	}
+	if n > maxPositioned {
+		fmt.Fprintf(env.Stderr, "warning: %d more skipped items with a position: 'tpptrace ingest --json' lists every one\n", n-maxPositioned)
+	}
 }
 
 // plural writes "1 rank", "2 ranks".
