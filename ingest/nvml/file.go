@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -48,7 +49,7 @@ func hasKind(path string) bool {
 	if err != nil {
 		return false
 	}
-	pf, err := parquet.OpenFile(f, st.Size())
+	pf, err := openSamples(f, st.Size())
 	if err != nil {
 		return false
 	}
@@ -126,21 +127,70 @@ func readParts(dir string) ([]Row, error) {
 }
 
 func readRows(r io.ReaderAt, size int64) ([]Row, error) {
-	pf, err := parquet.OpenFile(r, size)
+	pf, err := openSamples(r, size)
 	if err != nil {
-		return nil, fmt.Errorf("not a readable Parquet file: %w", err)
+		return nil, err
 	}
 	if v, _ := pf.Lookup(kindKey); v != kindValue {
 		return nil, errors.New("not a tpptrace GPU samples file (no tpptrace.kind=nvml-samples metadata)")
 	}
+	var rows []Row
+	err = guard(func() error { return readBatches(pf, &rows) })
+	return rows, err
+}
+
+// readBatches appends the rows of pf in batches: a row count the footer
+// claims is never allocated up front.
+func readBatches(pf *parquet.File, rows *[]Row) error {
 	rd := parquet.NewGenericReader[Row](pf)
 	defer rd.Close()
-	rows := make([]Row, pf.NumRows())
-	n, err := rd.Read(rows)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("row %d: %w", n, err)
+	buf := make([]Row, 8192)
+	for {
+		n, err := rd.Read(buf)
+		*rows = append(*rows, buf[:n]...)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("row %d: %w", len(*rows), err)
+		}
+		if n == 0 {
+			return nil
+		}
 	}
-	return rows[:n], nil
+}
+
+// openSamples opens a Parquet file after checking that its footer fits in
+// it (parquet-go allocates what a corrupt footer claims), turning a panic
+// of parquet-go on a corrupt file into an error.
+func openSamples(r io.ReaderAt, size int64) (*parquet.File, error) {
+	var tail [8]byte
+	if size < 12 {
+		return nil, fmt.Errorf("not a readable Parquet file: %d bytes is too short", size)
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil || string(tail[4:]) != "PAR1" || int64(binary.LittleEndian.Uint32(tail[:4])) > size-12 {
+		return nil, errors.New("not a readable Parquet file: no footer that fits (truncated?)")
+	}
+	var pf *parquet.File
+	err := guard(func() (err error) {
+		pf, err = parquet.OpenFile(r, size)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("not a readable Parquet file: %w", err)
+	}
+	return pf, nil
+}
+
+// guard runs a parquet-go call that may panic on corrupt data and turns
+// the panic into an error (as ingest/dataset does): bad input never crashes.
+func guard(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("corrupt parquet data: %v", p)
+		}
+	}()
+	return fn()
 }
 
 // WriteFile writes rows as one complete Parquet samples file.
