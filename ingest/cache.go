@@ -41,6 +41,10 @@ func LoadCached(ctx context.Context, paths []string, opts source.Options, cacheD
 		return Load(ctx, paths, opts)
 	}
 	root := cacheRoot(paths[0], cacheDir)
+	if root == "" {
+		warn(opts, "no writable place for the dataset cache (beside the inputs or in the user cache directory): not caching")
+		return Load(ctx, paths, opts)
+	}
 	entry := filepath.Join(root, key)
 	if t, ok := readCache(entry, in.files, opts); ok {
 		return t, nil
@@ -91,7 +95,8 @@ func cacheKey(files []string, opts source.Options) (string, error) {
 }
 
 // cacheRoot picks the cache directory: the one given, else beside the
-// first input, else the user cache directory when that is not writable.
+// first input, else the user cache directory when that is not writable;
+// "" when neither is writable.
 func cacheRoot(first, given string) string {
 	if given != "" {
 		return given
@@ -106,9 +111,11 @@ func cacheRoot(first, given string) string {
 	if uc, err := os.UserCacheDir(); err == nil {
 		abs, _ := filepath.Abs(first)
 		sum := sha256.Sum256([]byte(abs))
-		return filepath.Join(uc, "tpptrace", hex.EncodeToString(sum[:8]))
+		if user := filepath.Join(uc, "tpptrace", hex.EncodeToString(sum[:8])); writable(user) {
+			return user
+		}
 	}
-	return dir
+	return "" // nowhere to write: no cache
 }
 
 // writable reports whether dir exists or can be made, and takes files. A

@@ -103,3 +103,24 @@ func TestCachedSourcesDoNotDependOnTheFirstCaller(t *testing.T) {
 		t.Errorf("second run, from the cache: source %q, want %q", got, want)
 	}
 }
+
+// TestNoWritableCachePlaceMeansNoCache: a read-only trace folder and no
+// user cache directory (HOME unset, as for some root jobs): the load works,
+// says it does not cache, and writes nothing.
+func TestNoWritableCachePlaceMeansNoCache(t *testing.T) {
+	traces := filepath.Join(t.TempDir(), "traces")
+	write(t, traces, "rank0.json", rankDoc(0))
+	t.Setenv("HOME", "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	if err := os.Chmod(traces, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(traces, 0o755)
+	warns := loadCachedWarning(t, traces)
+	if !strings.Contains(warns, "not caching") {
+		t.Errorf("no warning that nothing is cached:\n%s", warns)
+	}
+	if _, err := os.Stat(filepath.Join(traces, CacheDirName)); !os.IsNotExist(err) {
+		t.Errorf("a cache was made in the read-only folder: %v", err)
+	}
+}
