@@ -58,27 +58,32 @@ func hasKind(path string) bool {
 }
 
 // Read reads sample files (and the part files of an interrupted run) into
-// one trace holding only GPU samples.
+// one trace holding only GPU samples. Rows go straight into the trace's
+// samples, batch by batch, so memory is the samples kept. A file that
+// cannot be read is skipped with a record and a warning while another can.
 func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
-	var rows []Row
-	t := &model.Trace{}
+	sk := newSink()
+	var errs []error
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		rs, err := ReadFile(p)
-		if err != nil {
-			return nil, err
+		if err := eachFile(p, sk.add); err != nil {
+			errs = append(errs, err)
+			sk.t.Skip(p, -1, "", "%s", strings.TrimPrefix(err.Error(), p+": "))
+			if opts.Warn != nil {
+				opts.Warn("skipping " + err.Error())
+			}
+			continue
 		}
-		rows = append(rows, rs...)
-	}
-	out := ToTrace(rows)
-	for _, p := range paths {
 		st, _ := os.Stat(p)
-		out.Sources = append(out.Sources, model.Source{Path: p, Format: "nvml-samples", Size: sizeOf(st)})
+		sk.t.Sources = append(sk.t.Sources, model.Source{Path: p, Format: "nvml-samples", Size: sizeOf(st)})
 	}
-	out.Skipped = t.Skipped
-	return out, nil
+	if len(sk.t.Sources) == 0 && len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	sortSamples(sk.t.Samples)
+	return sk.t, nil
 }
 
 func sizeOf(st os.FileInfo) int64 {
@@ -90,72 +95,73 @@ func sizeOf(st os.FileInfo) int64 {
 
 // ReadFile reads one samples file, or every part in a ".parts" directory.
 func ReadFile(path string) ([]Row, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("read samples: %w", err)
-	}
-	if st.IsDir() {
-		return readParts(path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read samples: %w", err)
-	}
-	defer f.Close()
-	rows, err := readRows(f, st.Size())
-	if err != nil {
-		return nil, &source.FileError{Path: path, Offset: -1, Err: err}
-	}
-	return rows, nil
-}
-
-func readParts(dir string) ([]Row, error) {
-	parts, err := filepath.Glob(filepath.Join(dir, "part-*.parquet"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(parts)
 	var rows []Row
-	for _, p := range parts {
-		rs, err := ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, rs...)
-	}
-	return rows, nil
-}
-
-func readRows(r io.ReaderAt, size int64) ([]Row, error) {
-	pf, err := openSamples(r, size)
-	if err != nil {
-		return nil, err
-	}
-	if v, _ := pf.Lookup(kindKey); v != kindValue {
-		return nil, errors.New("not a tpptrace GPU samples file (no tpptrace.kind=nvml-samples metadata)")
-	}
-	var rows []Row
-	err = guard(func() error { return readBatches(pf, &rows) })
+	err := eachFile(path, func(b []Row, _ int64) { rows = append(rows, b...) })
 	return rows, err
 }
 
-// readBatches appends the rows of pf in batches: a row count the footer
-// claims is never allocated up front.
-func readBatches(pf *parquet.File, rows *[]Row) error {
+// eachFile calls fn with the rows of one samples file (or of every part of
+// a ".parts" directory), batch by batch, with a capacity hint first.
+func eachFile(path string, fn func(rows []Row, hint int64)) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("read samples: %w", err)
+	}
+	if st.IsDir() {
+		return eachPart(path, fn)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("read samples: %w", err)
+	}
+	defer f.Close()
+	if err := eachRows(f, st.Size(), fn); err != nil {
+		return &source.FileError{Path: path, Offset: -1, Err: err}
+	}
+	return nil
+}
+
+func eachPart(dir string, fn func([]Row, int64)) error {
+	parts, err := filepath.Glob(filepath.Join(dir, "part-*.parquet"))
+	if err != nil {
+		return err
+	}
+	sort.Strings(parts)
+	for _, p := range parts {
+		if err := eachFile(p, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func eachRows(r io.ReaderAt, size int64, fn func([]Row, int64)) error {
+	pf, err := openSamples(r, size)
+	if err != nil {
+		return err
+	}
+	if v, _ := pf.Lookup(kindKey); v != kindValue {
+		return errors.New("not a tpptrace GPU samples file (no tpptrace.kind=nvml-samples metadata)")
+	}
+	fn(nil, min(pf.NumRows(), 64*size)) // the footer's count, bounded by what the file can hold
+	return guard(func() error { return readBatches(pf, func(b []Row) { fn(b, 0) }) })
+}
+
+// readBatches calls fn with the rows of pf in batches of 8192, reusing
+// one buffer: a row count the footer claims is never allocated up front.
+func readBatches(pf *parquet.File, fn func([]Row)) error {
 	rd := parquet.NewGenericReader[Row](pf)
 	defer rd.Close()
 	buf := make([]Row, 8192)
-	for {
+	for done := 0; ; {
 		n, err := rd.Read(buf)
-		*rows = append(*rows, buf[:n]...)
-		if errors.Is(err, io.EOF) {
+		fn(buf[:n])
+		done += n
+		if errors.Is(err, io.EOF) || err == nil && n == 0 {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("row %d: %w", len(*rows), err)
-		}
-		if n == 0 {
-			return nil
+			return fmt.Errorf("row %d: %w", done, err)
 		}
 	}
 }
