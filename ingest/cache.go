@@ -47,6 +47,7 @@ func LoadCached(ctx context.Context, paths []string, opts source.Options, cacheD
 	}
 	entry := filepath.Join(root, key)
 	if t, ok := readCache(entry, in.files, opts); ok {
+		warnSkippedFiles(t, paths, opts)
 		return t, nil
 	}
 	t, err := Load(ctx, paths, opts)

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,6 +34,28 @@ func readCache(entry string, files []string, opts source.Options) (*model.Trace,
 	}
 	relocate(t, namesOf(files))
 	return t, true
+}
+
+// warnSkippedFiles repeats, for a trace read from the cache, the warnings
+// its first read gave about whole files: every skip record of a path that
+// is not among the trace's sources (an empty or unrecognised trace file, a
+// link loop, a file its reader refused), once per path. Unrecognised files
+// not named like traces stay quiet, as they were.
+func warnSkippedFiles(t *model.Trace, given []string, opts source.Options) {
+	if opts.Warn == nil {
+		return
+	}
+	read := map[string]bool{}
+	for _, s := range t.Sources {
+		read[s.Path] = true
+	}
+	for _, s := range t.Skipped {
+		if read[s.Source] || s.Reason == unknownReason([]byte{0}) && !traceLike(s.Source) && !slices.Contains(given, s.Source) {
+			continue
+		}
+		read[s.Source] = true
+		opts.Warn("skipping " + s.Source + ": " + s.Reason)
+	}
 }
 
 // writeEntry writes t into a partial directory beside entry, syncs it and

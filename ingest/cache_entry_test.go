@@ -124,3 +124,18 @@ func TestNoWritableCachePlaceMeansNoCache(t *testing.T) {
 		t.Errorf("a cache was made in the read-only folder: %v", err)
 	}
 }
+
+// TestCacheHitRepeatsSkippedFileWarnings: the second run reads the cache
+// and still names the empty trace file.
+func TestCacheHitRepeatsSkippedFileWarnings(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "rank0.json", rankDoc(0))
+	write(t, dir, "rank1.json", "")
+	write(t, dir, "job.json", `{"tp": 2}`)
+	for run := 1; run <= 2; run++ {
+		warns := loadCachedWarning(t, dir)
+		if !strings.Contains(warns, filepath.Join(dir, "rank1.json")+": an empty file") || strings.Contains(warns, "job.json") {
+			t.Fatalf("run %d: warnings\n%s", run, warns)
+		}
+	}
+}

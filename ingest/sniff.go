@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
@@ -82,12 +83,15 @@ func unknownReason(head []byte) string {
 
 // traceLike reports whether a file's name says it is meant as a trace, so
 // that failing to recognise it deserves a warning (a directory of traces
-// often holds other files too).
+// often holds other files too: job.json, notes): a compressed JSON, an
+// SQLite export, an Nsight report, a pickle, or a JSON file whose name holds
+// a number or "trace" (rank3.json, worker0.pt.trace.json).
 func traceLike(path string) bool {
-	for _, ext := range []string{".json", ".json.gz", ".sqlite", ".nsys-rep", ".pkl", ".pickle"} {
-		if strings.HasSuffix(strings.ToLower(path), ext) {
+	name := strings.ToLower(filepath.Base(path))
+	for _, ext := range []string{".json.gz", ".sqlite", ".nsys-rep", ".pkl", ".pickle"} {
+		if strings.HasSuffix(name, ext) {
 			return true
 		}
 	}
-	return false
+	return strings.HasSuffix(name, ".json") && (strings.ContainsAny(name, "0123456789") || strings.Contains(name, "trace"))
 }

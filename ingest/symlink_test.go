@@ -79,3 +79,12 @@ func TestUnrecognisedTraceFilesAreNamedOnTheWarningChannel(t *testing.T) {
 		t.Errorf("a note in the directory was warned about:\n%s", warns)
 	}
 }
+
+func TestTraceLikeNames(t *testing.T) {
+	for name, want := range map[string]bool{"rank3.json": true, "worker0.pt.trace.json": true, "x.json.gz": true, "r.sqlite": true,
+		"job.json": false, "truth.json": false, "notes.txt": false, "report.nsys-rep": true, "_dump_3.pkl": true} {
+		if got := traceLike(filepath.Join("d", name)); got != want {
+			t.Errorf("traceLike(%s) = %v, want %v", name, got, want)
+		}
+	}
+}

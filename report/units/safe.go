@@ -58,3 +58,14 @@ func unsafeRune(r rune) bool {
 	}
 	return false
 }
+
+// SafeLines is Safe applied to each line of s, keeping its line breaks: for
+// messages of several lines (an error listing files) whose lines may quote
+// input.
+func SafeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Safe(l)
+	}
+	return strings.Join(lines, "\n")
+}

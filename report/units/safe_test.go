@@ -38,3 +38,9 @@ func TestSafeOutputHasNoControls(t *testing.T) {
 		}
 	}
 }
+
+func TestSafeLinesKeepsLineBreaks(t *testing.T) {
+	if got, want := SafeLines("no trace:\n  a\x1b[2J.json: empty\n  b.json: x"), "no trace:\n  a\\x1b[2J.json: empty\n  b.json: x"; got != want {
+		t.Fatalf("SafeLines = %q, want %q", got, want)
+	}
+}

@@ -97,15 +97,15 @@ func report(env *Env, cmd *Command, err error) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return ExitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(env.Stderr, "tpptrace %s: %s\nusage: %s\nrun 'tpptrace help %s' for more\n", cmd.Name, units.Safe(ue.Msg), cmd.Usage, cmd.Name)
+		fmt.Fprintf(env.Stderr, "tpptrace %s: %s\nusage: %s\nrun 'tpptrace help %s' for more\n", cmd.Name, units.SafeLines(ue.Msg), cmd.Usage, cmd.Name)
 		return ExitUsage
 	case errors.As(err, &ee):
 		if ee.Msg != "" {
-			fmt.Fprintf(env.Stderr, "tpptrace %s: %s\n", cmd.Name, units.Safe(ee.Msg))
+			fmt.Fprintf(env.Stderr, "tpptrace %s: %s\n", cmd.Name, units.SafeLines(ee.Msg))
 		}
 		return ee.Code
 	default:
-		fmt.Fprintf(env.Stderr, "tpptrace %s: %s\n", cmd.Name, units.Safe(err.Error()))
+		fmt.Fprintf(env.Stderr, "tpptrace %s: %s\n", cmd.Name, units.SafeLines(err.Error()))
 		return ExitError
 	}
 }

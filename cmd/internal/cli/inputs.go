@@ -88,7 +88,7 @@ func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts a
 		return nil, err
 	}
 	fmt.Fprintf(env.Stderr, "read %s, %s in %s\n", plural(len(t.Ranks), "rank"), plural(t.Events.Len(), "event"), time.Since(start).Round(time.Millisecond))
-	warnPositioned(env, t.Skipped)
+	warnPositioned(env, t)
 	return t, nil
 }
 
@@ -96,12 +96,17 @@ func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts a
 const maxPositioned = 10
 
 // warnPositioned names on stderr the skipped items that have a position in
-// their file (a line, a byte offset): a bad event or line, a cut name. The
-// unpositioned records (categories not used) stay in the report.
-func warnPositioned(env *Env, skips []model.Skip) {
+// a file that was read (a line, a byte offset): a bad event or line, a cut
+// name. The unpositioned records (categories not used) stay in the report;
+// files skipped as a whole were named while loading.
+func warnPositioned(env *Env, t *model.Trace) {
+	read := map[string]bool{}
+	for _, s := range t.Sources {
+		read[s.Path] = true
+	}
 	n := 0
-	for _, s := range skips {
-		if s.Offset < 0 || s.Unit == "" {
+	for _, s := range t.Skipped {
+		if s.Offset < 0 || s.Unit == "" || !read[s.Source] {
 			continue
 		}
 		if n++; n <= maxPositioned {
