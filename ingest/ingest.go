@@ -33,12 +33,15 @@ func Load(ctx context.Context, paths []string, opts source.Options) (*model.Trac
 		tr, err := f.Read(ctx, groups[f.Name], opts)
 		if err != nil {
 			var dup *model.DuplicateRankError
-			if ctx.Err() != nil || errors.As(err, &dup) {
+			if ctx.Err() != nil || errors.As(err, &dup) || errors.Is(err, source.ErrMemoryBudget) {
 				return nil, errors.Join(ctx.Err(), err)
 			}
 			errs = append(errs, fmt.Errorf("%s: %w", f.Name, err))
 			skipped.Skipped = append(skipped.Skipped, groupSkips(groups[f.Name], f.Name, err)...)
 			continue
+		}
+		if err := source.CheckMemory(opts.MaxMemory); err != nil {
+			return nil, fmt.Errorf("%s: after reading %d files: %w", f.Name, len(groups[f.Name]), err)
 		}
 		parts = append(parts, tr)
 	}

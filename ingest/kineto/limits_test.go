@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -160,5 +161,28 @@ func TestEventsPerFileLimit(t *testing.T) {
 	_, err := Read(context.Background(), []string{p}, source.Options{})
 	if err == nil || !strings.Contains(err.Error(), "more than 3 events in one file") || !strings.Contains(err.Error(), p+": byte ") {
 		t.Fatalf("want the limit named with the file and offset, got %v", err)
+	}
+}
+
+func TestMemoryBudgetFailsTheLoadNamingTheFile(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(`{"distributedInfo": {"rank": 0}, "traceEvents": [`)
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(kernelHead + `k"}`)
+	}
+	b.WriteString("]}")
+	dir := t.TempDir()
+	p := writeTrace(t, dir, "rank0.json", b.String())
+	q := writeTrace(t, dir, "rank1.json", strings.Replace(b.String(), `"rank": 0`, `"rank": 1`, 1))
+	runtime.GC() // the live heap is known, and above one byte
+	_, err := Read(context.Background(), []string{p, q}, source.Options{MaxMemory: 1})
+	if !errors.Is(err, source.ErrMemoryBudget) || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), ": byte ") {
+		t.Fatalf("want a memory-budget error naming a file and a byte, got %v", err)
+	}
+	if _, err := Read(context.Background(), []string{p, q}, source.Options{MaxMemory: 1 << 40}); err != nil {
+		t.Fatalf("within the budget: %v", err)
 	}
 }

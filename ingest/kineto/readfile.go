@@ -56,7 +56,7 @@ func readFile(ctx context.Context, path string, opts source.Options, single bool
 // readFileWith is readFile with a chosen element decoder.
 func readFileWith(ctx context.Context, path string, opts source.Options, single bool, prog *progress, dec decoder) fileResult {
 	fr := newFileReader(path, dec, stepRegex(opts))
-	size, err := parseFile(ctx, path, fr, prog)
+	size, err := parseFile(ctx, path, fr, prog, opts.MaxMemory)
 	if err != nil {
 		return fileResult{path: path, err: err}
 	}
@@ -68,7 +68,7 @@ func readFileWith(ctx context.Context, path string, opts source.Options, single 
 }
 
 // parseFile streams one file through fr and returns its size on disk.
-func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress) (int64, error) {
+func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress, maxMem int64) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: -1, Err: err}
@@ -83,7 +83,7 @@ func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress)
 		return 0, &source.FileError{Path: path, Offset: 0, Unit: "byte", Err: err}
 	}
 	sp := newSplitter(r)
-	if err := sp.run(&ctxHandler{ctx: ctx, fileReader: fr}); err != nil {
+	if err := sp.run(&ctxHandler{ctx: ctx, fileReader: fr, maxMem: maxMem}); err != nil {
 		return 0, fileError(path, err)
 	}
 	if gz { // read to the gzip trailer, so that its CRC and size are checked
@@ -138,11 +138,13 @@ func (g *gzipErrReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// ctxHandler stops reading when the context is cancelled.
+// ctxHandler stops reading when the context is cancelled or the memory
+// budget is passed.
 type ctxHandler struct {
 	ctx context.Context
 	*fileReader
-	n int
+	n      int
+	maxMem int64
 }
 
 func (h *ctxHandler) event(raw []byte, off int64) error {
@@ -150,6 +152,9 @@ func (h *ctxHandler) event(raw []byte, off int64) error {
 	if h.n&4095 == 0 {
 		if err := h.ctx.Err(); err != nil {
 			return err
+		}
+		if err := source.CheckMemory(h.maxMem); err != nil {
+			return fmt.Errorf("byte %d: %w", off, err)
 		}
 	}
 	return h.fileReader.event(raw, off)

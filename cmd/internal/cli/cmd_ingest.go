@@ -55,6 +55,7 @@ type ingestFlags struct {
 	out, rankMap, stepRegex string
 	workers                 int
 	json                    bool
+	mem                     memFlag
 }
 
 func runIngest(ctx context.Context, env *Env, args []string) error {
@@ -65,6 +66,7 @@ func runIngest(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&f.stepRegex, "step-regex", "", "`regexp` naming iteration annotations (default ^ProfilerStep#(\\d+)$); its first group is the step number")
 	fs.IntVar(&f.workers, "workers", 0, "files read at once (default: number of CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
+	f.mem.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -104,7 +106,7 @@ func doIngest(ctx context.Context, env *Env, f ingestFlags, paths []string, opts
 }
 
 func ingestOptions(env *Env, f ingestFlags) (source.Options, error) {
-	opts := source.Options{Workers: f.workers}
+	opts := source.Options{Workers: f.workers, MaxMemory: f.mem.bytes()}
 	if f.stepRegex != "" {
 		re, err := regexp.Compile(f.stepRegex)
 		if err != nil {

@@ -24,10 +24,12 @@ import (
 type inputFlags struct {
 	analyzeFlags
 	sample string
+	mem    memFlag
 }
 
 func (in *inputFlags) register(fs *flag.FlagSet) {
 	in.analyzeFlags.register(fs)
+	in.mem.register(fs)
 	fs.StringVar(&in.sample, "sample", "", "use the bundled simulated `scenario` instead of an input ('tpptrace samples list')")
 }
 
@@ -79,7 +81,7 @@ func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts a
 	}
 	start := time.Now()
 	var warns warnings
-	src := source.Options{StepRegex: opts.StepRegex, Warn: warns.add}
+	src := source.Options{StepRegex: opts.StepRegex, Warn: warns.add, MaxMemory: in.mem.bytes()}
 	stop := startProgress(env, &src)
 	t, err := ingest.LoadCached(ctx, args, src, "")
 	stop()
