@@ -79,7 +79,7 @@ func (w *walker) dir(p string) error {
 		return nil
 	}
 	if first, seen := w.dirs[real]; seen {
-		w.skip(p, "a symbolic link loop: the directory was already read as "+first)
+		w.skip(p, "a symbolic link loop or a second link: the directory was already read as "+first)
 		return nil
 	}
 	w.dirs[real] = p
