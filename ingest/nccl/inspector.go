@@ -79,6 +79,10 @@ func ParseInspector(r io.Reader) ([]InspectorRecord, []LogSkip, error) {
 			skips = append(skips, LogSkip{n, fmt.Sprintf("not an Inspector record: %v", cut(err.Error()))})
 			return
 		}
+		if h := l.Header; h != nil && implausibleRanks(h.Rank, h.NRanks) {
+			skips = append(skips, LogSkip{n, fmt.Sprintf("implausible rank %d of %d ranks (at most 2^20): record skipped", h.Rank, h.NRanks)})
+			return
+		}
 		ctx = inspectorContext(ctx, &l)
 		if rec, ok := inspectorPayload(ctx, &l); ok {
 			recs = append(recs, rec)
@@ -116,4 +120,10 @@ func inspectorPayload(ctx InspectorRecord, l *inspectorLine) (InspectorRecord, b
 		return r, false
 	}
 	return r, r.CommID != ""
+}
+
+// implausibleRanks: a negative rank or count, one past MaxRanks, or a rank
+// not below a stated count (0 is an absent count).
+func implausibleRanks(rank, nranks int32) bool {
+	return rank < 0 || nranks < 0 || nranks > MaxRanks || rank >= MaxRanks || nranks > 0 && rank >= nranks
 }

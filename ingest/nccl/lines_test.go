@@ -58,3 +58,12 @@ func TestImplausibleRankNumbersAreRejectedPerLine(t *testing.T) {
 		}
 	}
 }
+
+func TestImplausibleInspectorRanksAreSkippedPerRecord(t *testing.T) {
+	good := `{"header":{"id":"0x1","rank":0,"n_ranks":2,"nnodes":1},"metadata":{"hostname":"h","pid":1},"coll_perf":{"coll":"AllReduce","coll_sn":1,"coll_msg_size_bytes":8,"coll_exec_time_us":4}}`
+	bad := strings.Replace(good, `"rank":0,"n_ranks":2`, `"rank":2000000000,"n_ranks":2000000001`, 1)
+	recs, skips, err := ParseInspector(strings.NewReader(good + "\n" + bad + "\n"))
+	if err != nil || len(recs) != 1 || len(skips) != 1 || skips[0].Line != 2 || !strings.Contains(skips[0].Reason, "implausible rank") {
+		t.Fatalf("records %d, skips %+v, err %v", len(recs), skips, err)
+	}
+}
