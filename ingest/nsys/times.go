@@ -32,7 +32,11 @@ func (b *builder) span(start, end int64) (int64, int64) {
 		}
 		return 0, 0
 	}
-	return b.base + start, max(end-start, 0)
+	if end < start {
+		b.skipRows["row ending before it starts: duration set to 0"]++
+		return b.base + start, 0
+	}
+	return b.base + start, end - start
 }
 
 // instant checks a row time the same way and returns it as read.
