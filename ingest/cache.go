@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
@@ -42,11 +41,14 @@ func LoadCached(ctx context.Context, paths []string, opts source.Options, cacheD
 		return Load(ctx, paths, opts)
 	}
 	root := cacheRoot(paths[0], cacheDir)
+	if root == "" {
+		warn(opts, "no writable place for the dataset cache (beside the inputs or in the user cache directory): not caching")
+		return Load(ctx, paths, opts)
+	}
 	entry := filepath.Join(root, key)
-	if dataset.IsDataset(entry) {
-		if t, _, err := dataset.Read(entry); err == nil {
-			return t, nil
-		}
+	if t, ok := readCache(entry, in.files, opts); ok {
+		warnSkippedFiles(t, paths, opts)
+		return t, nil
 	}
 	t, err := Load(ctx, paths, opts)
 	if err != nil {
@@ -94,7 +96,8 @@ func cacheKey(files []string, opts source.Options) (string, error) {
 }
 
 // cacheRoot picks the cache directory: the one given, else beside the
-// first input, else the user cache directory when that is not writable.
+// first input, else the user cache directory when that is not writable;
+// "" when neither is writable.
 func cacheRoot(first, given string) string {
 	if given != "" {
 		return given
@@ -109,9 +112,11 @@ func cacheRoot(first, given string) string {
 	if uc, err := os.UserCacheDir(); err == nil {
 		abs, _ := filepath.Abs(first)
 		sum := sha256.Sum256([]byte(abs))
-		return filepath.Join(uc, "tpptrace", hex.EncodeToString(sum[:8]))
+		if user := filepath.Join(uc, "tpptrace", hex.EncodeToString(sum[:8])); writable(user) {
+			return user
+		}
 	}
-	return dir
+	return "" // nowhere to write: no cache
 }
 
 // writable reports whether dir exists or can be made, and takes files. A
@@ -133,13 +138,13 @@ func writable(dir string) bool {
 	return true
 }
 
-// writeCache writes entry and, when the root is our own (prune), removes
-// the older entries in it.
+// writeCache writes entry (atomically: cache_entry.go) and, when the root
+// is our own (prune), removes the older entries in it.
 func writeCache(root, entry string, t *model.Trace, prune bool) error {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return err
 	}
-	if err := dataset.Write(entry, t, dataset.Manifest{Tool: "tpptrace (cache)"}); err != nil {
+	if err := writeEntry(root, entry, t); err != nil {
 		return err
 	}
 	if !prune {
@@ -147,7 +152,8 @@ func writeCache(root, entry string, t *model.Trace, prune bool) error {
 	}
 	old, _ := os.ReadDir(root)
 	for _, d := range old {
-		if p := filepath.Join(root, d.Name()); d.IsDir() && p != entry && len(d.Name()) == 20 && !strings.HasPrefix(d.Name(), ".") {
+		p := filepath.Join(root, d.Name())
+		if d.IsDir() && p != entry && (len(d.Name()) == 20 && !strings.HasPrefix(d.Name(), ".") || stalePartial(d)) {
 			os.RemoveAll(p)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
@@ -24,6 +25,7 @@ func Load(ctx context.Context, paths []string, opts source.Options) (*model.Trac
 	}
 	parts, errs := readDatasets(in.datasets)
 	groups, skipped := sniffAll(in.files, Formats())
+	warnSkips(opts, paths, skipped.Skipped, in.skipped)
 	for _, f := range Formats() {
 		if len(groups[f.Name]) == 0 {
 			continue
@@ -31,12 +33,15 @@ func Load(ctx context.Context, paths []string, opts source.Options) (*model.Trac
 		tr, err := f.Read(ctx, groups[f.Name], opts)
 		if err != nil {
 			var dup *model.DuplicateRankError
-			if ctx.Err() != nil || errors.As(err, &dup) {
+			if ctx.Err() != nil || errors.As(err, &dup) || errors.Is(err, source.ErrMemoryBudget) {
 				return nil, errors.Join(ctx.Err(), err)
 			}
 			errs = append(errs, fmt.Errorf("%s: %w", f.Name, err))
 			skipped.Skipped = append(skipped.Skipped, groupSkips(groups[f.Name], f.Name, err)...)
 			continue
+		}
+		if err := source.CheckMemory(opts.MaxMemory); err != nil {
+			return nil, fmt.Errorf("%s: after reading %d files: %w", f.Name, len(groups[f.Name]), err)
 		}
 		parts = append(parts, tr)
 	}
@@ -100,4 +105,22 @@ func readDatasets(dirs []string) ([]*model.Trace, []error) {
 		}
 	}
 	return parts, errs
+}
+
+// warnSkips names on the warning channel every file the walk passed over
+// (links not followed, nested datasets) and every unrecognised file given
+// by name or named like a trace; the other unrecognised files of a
+// directory (notes, scripts) are only recorded.
+func warnSkips(opts source.Options, given []string, sniffed, walked []model.Skip) {
+	if opts.Warn == nil {
+		return
+	}
+	for _, s := range walked {
+		opts.Warn(fmt.Sprintf("skipping %s: %s", s.Source, s.Reason))
+	}
+	for _, s := range sniffed {
+		if traceLike(s.Source) || slices.Contains(given, s.Source) {
+			opts.Warn(fmt.Sprintf("skipping %s: %s", s.Source, s.Reason))
+		}
+	}
 }

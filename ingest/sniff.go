@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
@@ -26,7 +28,7 @@ func sniffAll(files []string, formats []source.Format) (map[string][]string, *mo
 		}
 		name := sniff(p, head, formats)
 		if name == "" {
-			skipped.Skip(p, -1, "", "no input format recognises this file")
+			skipped.Skip(p, -1, "", "%s", unknownReason(head))
 			continue
 		}
 		groups[name] = append(groups[name], p)
@@ -66,4 +68,30 @@ func readHead(path string) ([]byte, error) {
 		return nil, err
 	}
 	return head[:n], nil
+}
+
+// unknownReason says why no format took a file, from its first bytes.
+func unknownReason(head []byte) string {
+	switch {
+	case len(head) == 0:
+		return "an empty file"
+	case len(head) >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff):
+		return "UTF-16 text, which no input format is: re-save it as UTF-8"
+	}
+	return "no input format recognises this file"
+}
+
+// traceLike reports whether a file's name says it is meant as a trace, so
+// that failing to recognise it deserves a warning (a directory of traces
+// often holds other files too: job.json, notes): a compressed JSON, an
+// SQLite export, an Nsight report, a pickle, or a JSON file whose name holds
+// a number or "trace" (rank3.json, worker0.pt.trace.json).
+func traceLike(path string) bool {
+	name := strings.ToLower(filepath.Base(path))
+	for _, ext := range []string{".json.gz", ".sqlite", ".nsys-rep", ".pkl", ".pickle"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return strings.HasSuffix(name, ".json") && (strings.ContainsAny(name, "0123456789") || strings.Contains(name, "trace"))
 }

@@ -97,9 +97,9 @@ func CompareText(w io.Writer, ds []Delta) int {
 // compareTextFull writes the runs, the warnings, the table and the verdict.
 func compareTextFull(w io.Writer, c *Comparison) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "base  %s\nnew   %s\n", c.Base, c.New)
+	fmt.Fprintf(&b, "base  %s\nnew   %s\n", units.Safe(c.Base.String()), units.Safe(c.New.String()))
 	for _, s := range c.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", s)
+		fmt.Fprintf(&b, "warning: %s\n", units.Safe(s))
 	}
 	b.WriteString("\n")
 	CompareText(&b, c.Deltas)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/units"
 )
 
 // maxSkipReasons bounds the reasons listed in the text report; --json keeps every item.
@@ -39,8 +40,10 @@ func groupSkipped(sk []result.Skipped) []skipGroup {
 }
 
 // line says how much one reason skipped: "16 files", "6,421 items in 8 files",
-// or, for one file, its name.
-func (g skipGroup) line() string {
+// or, for one file, its name; fit for a terminal (units.Safe).
+func (g skipGroup) line() string { return units.Safe(g.text()) }
+
+func (g skipGroup) text() string {
 	items := plural(g.items, "item")
 	if len(g.files) == 1 {
 		return fmt.Sprintf("%s: %s in %s", g.reason, items, g.files[0])

@@ -23,7 +23,7 @@ type TextOptions struct {
 // top findings with evidence and remedy, and what input was skipped.
 func Text(w io.Writer, res *result.Result, opts TextOptions) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, header(res))
+	fmt.Fprintln(bw, units.Safe(header(res)))
 	if len(res.Stages) > 0 || NoPipeline(res) && len(res.Ranks) > 0 {
 		fmt.Fprintln(bw)
 		stageTable(bw, res)
@@ -36,7 +36,7 @@ func Text(w io.Writer, res *result.Result, opts TextOptions) error {
 	}
 	skipped(bw, res)
 	for _, wn := range res.Warnings {
-		fmt.Fprintf(bw, "warning: %s\n", wn)
+		fmt.Fprintf(bw, "warning: %s\n", units.Safe(wn))
 	}
 	return bw.Flush()
 }
@@ -268,18 +268,18 @@ func findings(w io.Writer, res *result.Result, opts TextOptions) {
 	}
 	fmt.Fprintf(w, "top findings (cost per step):\n")
 	for i, f := range res.Findings[:min(n, len(res.Findings))] {
-		fmt.Fprintf(w, "%2d. [%s] %s%s\n", i+1, severity(f, opts), f.Summary, cost(f))
+		fmt.Fprintf(w, "%2d. [%s] %s%s\n", i+1, severity(f, opts), units.Safe(f.Summary), cost(f))
 		for _, e := range f.Evidence {
-			fmt.Fprintf(w, "      · %s\n", e)
+			fmt.Fprintf(w, "      · %s\n", units.Safe(e))
 		}
 		if f.Remedy != "" {
-			fmt.Fprintf(w, "      → %s\n", f.Remedy)
+			fmt.Fprintf(w, "      → %s\n", units.Safe(f.Remedy))
 		}
 	}
 	more := 0
 	for i, f := range res.Findings[min(n, len(res.Findings)):] {
 		if f.Severity == "high" || f.Severity == "medium" {
-			fmt.Fprintf(w, "%2d. [%s] %s%s\n", n+i+1, severity(f, opts), f.Summary, cost(f))
+			fmt.Fprintf(w, "%2d. [%s] %s%s\n", n+i+1, severity(f, opts), units.Safe(f.Summary), cost(f))
 		} else {
 			more++
 		}

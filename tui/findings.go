@@ -40,7 +40,7 @@ func (f *findings) View() string {
 	}
 	var lines []string
 	for i, x := range fs {
-		line := fmt.Sprintf("%-6s %-16s %10s %7s  %s", x.Severity, x.Kind, units.Duration(x.CostNs), units.Percent(x.CostShare), x.Summary)
+		line := fmt.Sprintf("%-6s %-16s %10s %7s  %s", x.Severity, x.Kind, units.Duration(x.CostNs), units.Percent(x.CostShare), units.Safe(x.Summary))
 		if i == f.row {
 			line = f.c.Styles.Selected.Render(line)
 		}
@@ -53,11 +53,11 @@ func (f *findings) detail() []string {
 	x := f.c.Res.Findings[max(f.row, 0)]
 	out := []string{"", f.c.Styles.Header.Render("Evidence")}
 	for _, e := range x.Evidence {
-		out = append(out, wrap("  • ", e, f.w)...)
+		out = append(out, wrap("  • ", units.Safe(e), f.w)...)
 	}
 	if x.Remedy != "" {
 		out = append(out, "", f.c.Styles.Header.Render("Remedy"))
-		out = append(out, wrap("  ", x.Remedy, f.w)...)
+		out = append(out, wrap("  ", units.Safe(x.Remedy), f.w)...)
 	}
 	if len(x.Ranks) > 0 {
 		out = append(out, "", "ranks: "+joinInts(x.Ranks))

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/units"
 )
 
 // Model is the whole TUI: a tab bar, the active pane and a help line.
@@ -104,7 +105,7 @@ func (m *Model) View() tea.View {
 func (m *Model) Render() string {
 	switch {
 	case m.err != nil:
-		return fmt.Sprintf("tpptrace: %v\n\npress q to quit", m.err)
+		return fmt.Sprintf("tpptrace: %s\n\npress q to quit", units.Safe(m.err.Error()))
 	case m.panes == nil:
 		return m.loadingLine()
 	}

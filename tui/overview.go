@@ -33,7 +33,7 @@ func (o *overview) View() string {
 			break
 		}
 		lines = append(lines, fmt.Sprintf(" %d. [%s] %s/step (%s)  %s", i+1, f.Severity,
-			units.Duration(f.CostNs), units.Percent(f.CostShare), f.Summary))
+			units.Duration(f.CostNs), units.Percent(f.CostShare), units.Safe(f.Summary)))
 	}
 	return clip(lines, o.c.Width, o.c.Height)
 }

@@ -100,7 +100,7 @@ func (r *ranks) line(x result.RankStats, selected bool) string {
 	if r.slow[x.Rank] {
 		mark = "! "
 	}
-	s := fmt.Sprintf("%s%-5d %-10s %-9s %9s %9s %8s %9s %9s %9s %10s", mark, x.Rank, x.Host,
+	s := fmt.Sprintf("%s%-5d %-10s %-9s %9s %9s %8s %9s %9s %9s %10s", mark, x.Rank, units.Safe(x.Host),
 		fmt.Sprintf("%d/%d/%d", x.PP, x.DP, x.TP), units.Duration(x.StepNs), units.Duration(x.ComputeNs),
 		units.Percent(x.BubbleFraction), units.Duration(x.ExposedNs["TP"]), units.Duration(x.BubblePPTransferNs),
 		units.Duration(x.ExposedNs["DP"]), units.Duration(x.ClockOffsetNs))

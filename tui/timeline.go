@@ -162,7 +162,7 @@ func (t *timeline) rankLine(rank int) string {
 		}
 		if r.Rank == rank {
 			return fmt.Sprintf("rank %d (pp%d dp%d tp%d, %s GPU %d): compute %s · bubble %s %s (PP wait %s) · exposed TP %s PP xfer %s DP %s",
-				r.Rank, r.PP, r.DP, r.TP, r.Host, r.LocalGPU, units.Duration(r.ComputeNs), units.Duration(r.BubbleNs),
+				r.Rank, r.PP, r.DP, r.TP, units.Safe(r.Host), r.LocalGPU, units.Duration(r.ComputeNs), units.Duration(r.BubbleNs),
 				units.Percent(r.BubbleFraction), units.Duration(r.BubblePPWaitNs),
 				units.Duration(r.ExposedNs["TP"]), units.Duration(r.BubblePPTransferNs), units.Duration(r.ExposedNs["DP"]))
 		}

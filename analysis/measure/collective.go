@@ -1,6 +1,8 @@
 package measure
 
 import (
+	"math"
+
 	"github.com/tpptrace/tpptrace/analysis/clock"
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
@@ -51,15 +53,7 @@ func (out *Timings) time(t *model.Trace, in clock.Instance, off func(int32) int6
 	if c := ev.Coll[in.Events[0]]; c >= 0 {
 		tm.Bytes = t.Colls.Bytes[c]
 	}
-	latest, second, lastEv := int64(-1<<62), int64(-1<<62), int32(-1)
-	for _, e := range in.Events {
-		s := ev.Start[e] - off(ev.Rank[e])
-		if s > latest {
-			latest, second, lastEv = s, latest, e
-		} else if s > second {
-			second = s
-		}
-	}
+	latest, second, lastEv := lastArrival(ev, in.Events, off)
 	tm.LatestStart = latest
 	if len(in.Events) > 1 {
 		tm.Last, tm.Lateness = ev.Rank[lastEv], latest-second
@@ -70,4 +64,23 @@ func (out *Timings) time(t *model.Trace, in clock.Instance, off func(int32) int6
 		out.Members = append(out.Members, Member{Event: e, Rank: ev.Rank[e], Wait: latest - s, Transfer: s + ev.Dur[e] - latest})
 	}
 	return tm
+}
+
+// lastArrival returns the latest and second latest aligned starts of a
+// non-empty member list and the latest's event. The first member seeds the
+// search, so no sentinel start can leave the event unset (a start below any
+// sentinel, from an overflowed clock, once indexed Dur with -1).
+func lastArrival(ev *model.Events, members []int32, off func(int32) int64) (latest, second int64, lastEv int32) {
+	lastEv = members[0]
+	latest = ev.Start[lastEv] - off(ev.Rank[lastEv])
+	second = math.MinInt64 // set by the second member, if any
+	for _, e := range members[1:] {
+		s := ev.Start[e] - off(ev.Rank[e])
+		if s > latest {
+			latest, second, lastEv = s, latest, e
+		} else if s > second {
+			second = s
+		}
+	}
+	return latest, second, lastEv
 }

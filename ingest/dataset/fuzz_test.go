@@ -86,3 +86,35 @@ func TestHugeFooterLength(t *testing.T) {
 		t.Fatalf("want a footer length error naming the file, got %v", err)
 	}
 }
+
+// FuzzManifest reads arbitrary bytes as a dataset's manifest.json and, when
+// it is accepted, the whole dataset (whose tables are those of a small valid
+// one): an error naming the file, never a panic.
+func FuzzManifest(f *testing.F) {
+	tr := &model.Trace{}
+	tr.AddRank(model.Rank{Rank: 0, LocalGPU: -1, Coord: model.UnknownCoord, Source: -1})
+	tr.AddEvent(model.NewEvent(0, model.KindCompute, tr.Names.Intern("gemm"), 0, 5))
+	dir := filepath.Join(f.TempDir(), "ds")
+	if err := Write(dir, tr, Manifest{Created: time.Unix(0, 0)}); err != nil {
+		f.Fatal(err)
+	}
+	good, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(`{"schema_version": 1, "ranks": [0, 5, -1], "rank_events": [1, 2, 3]}`))
+	f.Add([]byte(`{"schema_version": 1, "ranks": [2147483647], "rank_events": [-9]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if err := os.WriteFile(filepath.Join(dir, ManifestFile), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadManifest(dir); err != nil {
+			if !strings.Contains(err.Error(), "manifest") {
+				t.Fatalf("error %q does not name the manifest", err)
+			}
+			return
+		}
+		Read(dir)
+	})
+}

@@ -1,6 +1,7 @@
 package kineto
 
 import (
+	"fmt"
 	"regexp"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
@@ -24,6 +25,7 @@ type fileReader struct {
 	steps   []step
 	lists   map[string][]int32 // process group -> rank list, when stated
 	links   linkState
+	nEvents int // traceEvents elements so far
 }
 
 type streamKey struct {
@@ -69,11 +71,15 @@ func (f *fileReader) skipDetail(key, detail string, off int64) {
 
 // event handles one traceEvents element.
 func (f *fileReader) event(raw []byte, off int64) error {
+	if f.nEvents++; f.nEvents > maxEvents {
+		return &syntaxError{off, fmt.Sprintf("more than %d events in one file: refused (docs/limits.md)", maxEvents)}
+	}
 	f.ev.reset()
 	if err := f.dec.Unmarshal(raw, &f.ev); err != nil {
 		f.skipDetail("undecodable event", firstLine(err.Error()), off)
 		return nil
 	}
+	f.clipEvent(off)
 	switch f.ev.Ph {
 	case "X":
 		f.complete(raw, off)

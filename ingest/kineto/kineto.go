@@ -13,6 +13,7 @@ package kineto
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 
@@ -56,6 +57,11 @@ func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trac
 	results := readAll(ctx, paths, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	for _, r := range results {
+		if errors.Is(r.err, source.ErrMemoryBudget) {
+			return nil, r.err // the whole load fails: skipping the file would hide it
+		}
 	}
 	warnFailed(results, len(paths), opts)
 	return combine(results)

@@ -55,6 +55,7 @@ func (f *fileReader) meta(key string, raw []byte, off int64) error {
 		var s flexStr
 		if err = f.dec.Unmarshal(raw, &s); err == nil {
 			f.info.host = strings.TrimSpace(s.S)
+			f.clip(&f.info.host, "host name", off)
 		}
 	}
 	if err != nil {

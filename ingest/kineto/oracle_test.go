@@ -122,7 +122,7 @@ func readHeadForTest(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r, err := openStream(f)
+	r, _, err := openStream(&countReader{r: f, prog: &progress{}})
 	if err != nil {
 		t.Fatal(err)
 	}

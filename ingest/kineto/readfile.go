@@ -56,7 +56,7 @@ func readFile(ctx context.Context, path string, opts source.Options, single bool
 // readFileWith is readFile with a chosen element decoder.
 func readFileWith(ctx context.Context, path string, opts source.Options, single bool, prog *progress, dec decoder) fileResult {
 	fr := newFileReader(path, dec, stepRegex(opts))
-	size, err := parseFile(ctx, path, fr, prog)
+	size, err := parseFile(ctx, path, fr, prog, opts.MaxMemory)
 	if err != nil {
 		return fileResult{path: path, err: err}
 	}
@@ -68,7 +68,7 @@ func readFileWith(ctx context.Context, path string, opts source.Options, single 
 }
 
 // parseFile streams one file through fr and returns its size on disk.
-func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress) (int64, error) {
+func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress, maxMem int64) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: -1, Err: err}
@@ -78,12 +78,18 @@ func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress)
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: -1, Err: err}
 	}
-	r, err := openStream(&countReader{r: f, prog: prog})
+	r, gz, err := openStream(&countReader{r: f, prog: prog})
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: 0, Unit: "byte", Err: err}
 	}
-	if err := newSplitter(r).run(&ctxHandler{ctx: ctx, fileReader: fr}); err != nil {
+	sp := newSplitter(r)
+	if err := sp.run(&ctxHandler{ctx: ctx, fileReader: fr, maxMem: maxMem}); err != nil {
 		return 0, fileError(path, err)
+	}
+	if gz { // read to the gzip trailer, so that its CRC and size are checked
+		if _, err := io.Copy(io.Discard, r); err != nil {
+			return 0, &source.FileError{Path: path, Offset: sp.offset(), Unit: "byte", Err: err}
+		}
 	}
 	return st.Size(), nil
 }
@@ -105,18 +111,19 @@ func fileError(path string, err error) error {
 	return &source.FileError{Path: path, Offset: -1, Err: err}
 }
 
-// openStream returns the JSON text of r, gunzipping it when it is gzip.
-func openStream(r io.Reader) (io.Reader, error) {
+// openStream returns the JSON text of r, gunzipping it (with the ratio
+// guard) when it is gzip, and whether it was.
+func openStream(r *countReader) (io.Reader, bool, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("gzip header: %w", err)
+			return nil, true, fmt.Errorf("gzip header: %w", err)
 		}
-		return &gzipErrReader{zr}, nil
+		return &ratioReader{r: &gzipErrReader{zr}, in: r}, true, nil
 	}
-	return br, nil
+	return br, false, nil
 }
 
 // gzipErrReader turns a truncated gzip stream into a named error rather than
@@ -131,11 +138,13 @@ func (g *gzipErrReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// ctxHandler stops reading when the context is cancelled.
+// ctxHandler stops reading when the context is cancelled or the memory
+// budget is passed.
 type ctxHandler struct {
 	ctx context.Context
 	*fileReader
-	n int
+	n      int
+	maxMem int64
 }
 
 func (h *ctxHandler) event(raw []byte, off int64) error {
@@ -143,6 +152,9 @@ func (h *ctxHandler) event(raw []byte, off int64) error {
 	if h.n&4095 == 0 {
 		if err := h.ctx.Err(); err != nil {
 			return err
+		}
+		if err := source.CheckMemory(h.maxMem); err != nil {
+			return fmt.Errorf("byte %d: %w", off, err)
 		}
 	}
 	return h.fileReader.event(raw, off)
@@ -167,10 +179,12 @@ func newProgress(paths []string, fn func(done, total int64)) *progress {
 type countReader struct {
 	r    io.Reader
 	prog *progress
+	n    int64 // bytes read
 }
 
 func (c *countReader) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
+	c.n += int64(n)
 	if c.prog.fn != nil && n > 0 {
 		c.prog.fn(atomic.AddInt64(&c.prog.done, int64(n)), c.prog.total)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // splitter streams a Chrome-trace JSON document and hands out the raw bytes
@@ -20,6 +21,7 @@ type splitter struct {
 	eof  bool
 	rerr error // read error other than io.EOF
 	mark int   // start of the value being scanned; bytes from here are kept
+	over bool  // the value being scanned passed maxElement: its bytes are dropped
 }
 
 // syntaxError is a structural error at a byte offset of the JSON text.
@@ -51,8 +53,14 @@ func (s *splitter) fill() bool {
 		return false
 	}
 	keep := s.pos
+	if s.mark >= 0 && s.end-s.mark >= maxElement {
+		s.over, s.mark = true, -1 // scan the rest of the value without keeping it
+	}
 	if s.mark >= 0 {
 		keep = s.mark
+	}
+	if s.over {
+		keep = max(s.pos-1024, 0) // enough for escaped() to count backslashes
 	}
 	s.compact(keep)
 	n, err := io.ReadAtLeast(s.r, s.buf[s.end:], 1)
@@ -135,6 +143,13 @@ func (s *splitter) value() ([]byte, int64, error) {
 	default:
 		err = s.scanLiteral()
 	}
+	if s.over {
+		s.over, s.mark = false, -1
+		if err == nil {
+			err = &oversize{off}
+		}
+		return nil, off, err
+	}
 	v := s.buf[s.mark:s.pos]
 	s.mark = -1
 	return v, off, err
@@ -146,6 +161,9 @@ type handler interface {
 	event(raw []byte, off int64) error
 	// meta gets the value of another top-level key.
 	meta(key string, raw []byte, off int64) error
+	// oversized is told of an element or value larger than maxElement,
+	// scanned but not kept.
+	oversized(what string, off int64)
 }
 
 // errNoEvents says the document has no "traceEvents" array.
@@ -208,6 +226,11 @@ func (s *splitter) member(h handler) (bool, error) {
 		return true, s.events(h)
 	}
 	raw, off, err := s.value()
+	var ov *oversize
+	if errors.As(err, &ov) {
+		h.oversized("top-level value "+strconv.Quote(firstLine(key)), off)
+		return false, nil
+	}
 	if err != nil {
 		return false, err
 	}
@@ -237,6 +260,11 @@ func (s *splitter) events(h handler) error {
 			}
 		}
 		raw, off, err := s.value()
+		var ov *oversize
+		if errors.As(err, &ov) {
+			h.oversized("traceEvents element", off)
+			continue
+		}
 		if err != nil {
 			return err
 		}

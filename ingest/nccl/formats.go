@@ -119,7 +119,7 @@ func profHost(p string) string {
 }
 
 func readFlightRecorder(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
-	dumps, err := ReadDumps(paths)
+	dumps, skips, err := ReadDumpsSkipping(paths)
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +127,12 @@ func readFlightRecorder(ctx context.Context, paths []string, opts source.Options
 		return nil, err
 	}
 	t := &model.Trace{}
+	for _, s := range skips {
+		t.Skip(s.Path, -1, "", "%s", s.Reason)
+		if opts.Warn != nil {
+			opts.Warn("skipping " + s.Path + ": " + s.Reason)
+		}
+	}
 	for i, d := range dumps {
 		t.Sources = append(t.Sources, model.Source{Path: d.Path, Format: "flight-recorder", Version: d.Version})
 		t.AddRank(model.Rank{Rank: d.Rank, LocalGPU: -1, Coord: model.UnknownCoord, Source: int32(i)})

@@ -122,14 +122,14 @@ func dumpRank(d *Dump) (int32, error) {
 		if len(inter) == 1 {
 			return inter[0], nil
 		}
-		return -1, fmt.Errorf("cannot tell the rank: no number at the end of the file name and the process groups hold ranks %v", inter)
+		return -1, fmt.Errorf("cannot tell the rank: no number at the end of the file name and the process groups hold ranks %s", brief(inter))
 	}
 	r, err := strconv.ParseInt(m[1], 10, 32)
 	if err != nil {
 		return -1, fmt.Errorf("rank %q in the file name: %w", m[1], err)
 	}
 	if inter != nil && !slices.Contains(inter, int32(r)) {
-		return -1, fmt.Errorf("the file name says rank %d but every process group of the dump holds ranks %v", r, inter)
+		return -1, fmt.Errorf("the file name says rank %d but every process group of the dump holds ranks %s", r, brief(inter))
 	}
 	return int32(r), nil
 }
@@ -142,7 +142,11 @@ func groupIntersection(d *Dump) []int32 {
 			inter, first = slices.Clone(g.Ranks), false
 			continue
 		}
-		inter = slices.DeleteFunc(inter, func(r int32) bool { return !slices.Contains(g.Ranks, r) })
+		in := make(map[int32]bool, len(g.Ranks))
+		for _, r := range g.Ranks {
+			in[r] = true
+		}
+		inter = slices.DeleteFunc(inter, func(r int32) bool { return !in[r] })
 	}
 	slices.Sort(inter)
 	return inter

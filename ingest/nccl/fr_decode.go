@@ -57,11 +57,11 @@ func groupsFrom(v any) (map[string]ProcessGroup, error) {
 	for name, c := range m {
 		cm, ok := c.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("group %q is a %s", name, kindOf(c))
+			return nil, fmt.Errorf("group %s is a %s", quote(name), kindOf(c))
 		}
 		ranks, err := rankList(cm["ranks"])
 		if err != nil {
-			return nil, fmt.Errorf("group %q: %w", name, err)
+			return nil, fmt.Errorf("group %s: %w", quote(name), err)
 		}
 		out[name] = ProcessGroup{Name: cmpOr(str(cm["name"]), name), Desc: str(cm["desc"]), Ranks: ranks}
 	}
@@ -75,7 +75,7 @@ func rankList(v any) ([]int32, error) {
 		for f := range strings.FieldsFuncSeq(strings.Trim(s, "[] "), func(r rune) bool { return r == ',' || r == ' ' }) {
 			n, err := strconv.ParseInt(f, 10, 32)
 			if err != nil {
-				return nil, fmt.Errorf("ranks %q: %w", s, err)
+				return nil, fmt.Errorf("ranks %s: %s is not a rank number", quote(s), quote(f))
 			}
 			out = append(out, int32(n))
 		}
@@ -89,7 +89,7 @@ func rankList(v any) ([]int32, error) {
 	for _, x := range l {
 		n, ok := integer(x)
 		if !ok || n < 0 || n > math.MaxInt32 {
-			return nil, fmt.Errorf("rank %v is not a rank number", x)
+			return nil, fmt.Errorf("rank %s is not a rank number", brief(x))
 		}
 		out = append(out, int32(n))
 	}
@@ -102,7 +102,7 @@ func statusFrom(v any) (map[string]GroupStatus, error) {
 	for id, s := range m {
 		sm, ok := s.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("group %q is a %s", id, kindOf(s))
+			return nil, fmt.Errorf("group %s is a %s", quote(id), kindOf(s))
 		}
 		out[id] = GroupStatus{intOr(sm["last_enqueued_collective"], -1), intOr(sm["last_started_collective"], -1), intOr(sm["last_completed_collective"], -1)}
 	}
@@ -195,18 +195,24 @@ func intOr(v any, def int64) int64 {
 	return def
 }
 
+// floatOr is v as a finite number, else def (a NaN or infinite duration
+// is as good as none).
 func floatOr(v any, def float64) float64 {
+	f := def
 	switch n := v.(type) {
 	case float64:
-		return n
+		f = n
 	case int64:
-		return float64(n)
+		f = float64(n)
 	case json.Number:
-		if f, err := n.Float64(); err == nil {
-			return f
+		if x, err := n.Float64(); err == nil {
+			f = x
 		}
 	}
-	return def
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return def
+	}
+	return f
 }
 
 func sizes(v any) [][]int64 {

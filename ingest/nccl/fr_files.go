@@ -1,10 +1,13 @@
 package nccl
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 // ReadDumps reads Flight Recorder dumps from files and directories: in a
@@ -32,25 +35,94 @@ func ReadDumps(paths []string) ([]*Dump, error) {
 }
 
 func dumpFiles(p string) ([]string, error) {
+	files, _, err := dumpFilesSkipping(p)
+	return files, err
+}
+
+// dumpFilesSkipping is dumpFiles that also returns the files of a
+// directory that were meant as dumps but cannot be: empty files, and
+// pickles that are not dumps.
+func dumpFilesSkipping(p string) ([]string, []DumpSkip, error) {
 	st, err := os.Stat(p)
 	if err != nil {
-		return nil, fmt.Errorf("flight recorder: %w", err)
+		return nil, nil, fmt.Errorf("flight recorder: %w", err)
 	}
 	if !st.IsDir() {
-		return []string{p}, nil
+		return []string{p}, nil, nil
 	}
 	ents, err := os.ReadDir(p)
 	if err != nil {
-		return nil, fmt.Errorf("flight recorder: %w", err)
+		return nil, nil, fmt.Errorf("flight recorder: %w", err)
 	}
 	var out []string
+	var skips []DumpSkip
 	for _, e := range ents {
 		f := filepath.Join(p, e.Name())
-		if e.Type().IsRegular() && LooksLikeDump(head(f)) {
+		if !e.Type().IsRegular() && e.Type()&os.ModeSymlink == 0 {
+			continue
+		}
+		switch h := head(f); {
+		case LooksLikeDump(h):
 			out = append(out, f)
+		case len(h) == 0:
+			skips = append(skips, DumpSkip{Path: f, Rank: nameRank(f), Reason: "an empty file"})
+		case h[0] == 0x80:
+			skips = append(skips, DumpSkip{Path: f, Rank: nameRank(f), Reason: "a pickle that is not a Flight Recorder dump"})
 		}
 	}
-	return out, nil
+	return out, skips, nil
+}
+
+// DumpSkip is a file given as, or found among, the dumps that could not be
+// used.
+type DumpSkip struct {
+	Path   string `json:"path"`
+	Rank   int32  `json:"rank"` // from the file name, -1 when it names none
+	Reason string `json:"reason"`
+}
+
+// ReadDumpsSkipping is ReadDumps that skips the dumps that cannot be read,
+// returning why, as long as one can: one bad dump does not hide the rest.
+func ReadDumpsSkipping(paths []string) ([]*Dump, []DumpSkip, error) {
+	var out []*Dump
+	var skips []DumpSkip
+	var errs []error
+	for _, p := range paths {
+		files, bad, err := dumpFilesSkipping(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		skips = append(skips, bad...)
+		for _, f := range files {
+			d, err := ReadDump(f)
+			if err != nil {
+				reason := strings.TrimPrefix(err.Error(), f+": ") // the path is the skip's own
+				skips, errs = append(skips, DumpSkip{Path: f, Rank: nameRank(f), Reason: reason}), append(errs, err)
+				continue
+			}
+			out = append(out, d)
+		}
+	}
+	switch {
+	case len(out) == 0 && len(errs) > 0:
+		return nil, nil, errors.Join(errs...)
+	case len(out) == 0:
+		return nil, nil, fmt.Errorf("no Flight Recorder dumps in %v", paths)
+	}
+	return out, skips, nil
+}
+
+// nameRank is the rank a dump's file name ends with, -1 when none.
+func nameRank(path string) int32 {
+	m := trailingNum.FindStringSubmatch(filepath.Base(path))
+	if m == nil {
+		return -1
+	}
+	n, err := strconv.ParseInt(m[1], 10, 32)
+	if err != nil {
+		return -1
+	}
+	return int32(n)
 }
 
 // head returns up to 4 KiB from the start of a file, nil on error.

@@ -36,6 +36,49 @@ type HangReport struct {
 	Ranks    []int32   `json:"ranks"`    // ranks that have a dump
 	Findings []Finding `json:"findings"` // every group's first disagreements
 	Culprit  *Finding  `json:"culprit"`  // the disagreement the hang is attributed to, nil when none
+	// Culprits are the independent root causes, strongest and earliest
+	// first: every finding as strong as the culprit whose blamed ranks no
+	// earlier one blames (two hung ranks in disjoint groups are two rows).
+	// The first is Culprit.
+	Culprits []Finding `json:"culprits,omitempty"`
+	// NoDump are the ranks the process groups name that have no usable
+	// dump: any of them may be the culprit.
+	NoDump []NoDump `json:"no_usable_dump,omitempty"`
+}
+
+// NoDump is a rank without a usable dump, and why.
+type NoDump struct {
+	Rank   int32  `json:"rank"`
+	Path   string `json:"path,omitempty"` // the unusable dump, "" when none was given
+	Reason string `json:"reason"`
+}
+
+// Explain names, for the ranks without a usable dump, the file that was
+// skipped for them and why.
+func (rep *HangReport) Explain(skips []DumpSkip) {
+	for i, n := range rep.NoDump {
+		for _, s := range skips {
+			if s.Rank == n.Rank {
+				rep.NoDump[i].Path, rep.NoDump[i].Reason = s.Path, s.Reason
+			}
+		}
+	}
+}
+
+// noDump lists the ranks of the groups that have no dump, ascending.
+func noDump(groups []ProcessGroup, byRank map[int32]*Dump) []NoDump {
+	seen := map[int32]bool{}
+	var out []NoDump
+	for _, g := range groups {
+		for _, r := range g.Ranks {
+			if byRank[r] == nil && !seen[r] {
+				seen[r] = true
+				out = append(out, NoDump{Rank: r, Reason: "no dump given"})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b NoDump) int { return cmp.Compare(a.Rank, b.Rank) })
+	return out
 }
 
 // Diagnose matches the dumps' collectives per process group and attributes
@@ -51,10 +94,16 @@ func Diagnose(dumps []*Dump) (*HangReport, error) {
 		rep.Ranks = append(rep.Ranks, d.Rank)
 	}
 	slices.Sort(rep.Ranks)
-	for _, g := range allGroups(dumps) {
-		rep.Findings = append(rep.Findings, newGroupView(g, byRank).findings()...)
+	ents, groups := byGroup(dumps), allGroups(dumps)
+	for _, g := range groups {
+		rep.Findings = append(rep.Findings, newGroupView(g, byRank, ents).findings()...)
 	}
-	rep.Culprit = attribute(rep.Findings)
+	rep.NoDump = noDump(groups, byRank)
+	rep.Culprits = attribute(rep.Findings)
+	if len(rep.Culprits) > 0 {
+		c := rep.Culprits[0]
+		rep.Culprit = &c
+	}
 	return rep, nil
 }
 
@@ -89,14 +138,16 @@ func compareNames(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// attribute picks the disagreement the hang is blamed on. Ranks that
+// attribute picks the disagreements the hang is blamed on. Ranks that
 // enqueued a collective some peer never joined are waiting; a missing rank
 // that is not itself waiting is unexplained, i.e. a cause. Collectives are
 // preferred over point-to-point operations (a pipeline send may run ahead of
 // its receive legitimately), then findings with unexplained missing ranks,
 // then the earliest created. Without missing ranks, the earliest mismatch,
-// then the earliest stuck collective, is the culprit.
-func attribute(fs []Finding) *Finding {
+// then the earliest stuck collective, is the culprit. Every other finding
+// of the strongest kind that blames none of the ranks already blamed is an
+// independent cause and follows.
+func attribute(fs []Finding) []Finding {
 	waiting := map[int32]bool{}
 	for _, f := range fs {
 		if f.Kind == KindMissing {
@@ -105,18 +156,46 @@ func attribute(fs []Finding) *Finding {
 			}
 		}
 	}
-	best := -1
-	for i, f := range fs {
-		if best < 0 || rankFinding(f, waiting) < rankFinding(fs[best], waiting) ||
-			rankFinding(f, waiting) == rankFinding(fs[best], waiting) && earlier(f, fs[best]) {
-			best = i
+	order := make([]int, len(fs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(rankFinding(fs[a], waiting), rankFinding(fs[b], waiting)), byCreation(fs[a], fs[b]))
+	})
+	return independent(fs, order, waiting)
+}
+
+// independent keeps, in order, the findings as strong as the first whose
+// blamed ranks are all new.
+func independent(fs []Finding, order []int, waiting map[int32]bool) []Finding {
+	var out []Finding
+	blamed := map[int32]bool{}
+	for _, i := range order {
+		f := fs[i]
+		if len(out) > 0 && rankFinding(f, waiting) != rankFinding(out[0], waiting) {
+			break
 		}
+		if slices.ContainsFunc(f.Ranks, func(r int32) bool { return blamed[r] }) {
+			continue
+		}
+		for _, r := range f.Ranks {
+			blamed[r] = true
+		}
+		out = append(out, f)
 	}
-	if best < 0 {
-		return nil
+	return out
+}
+
+// byCreation orders findings as earlier does (earlier first).
+func byCreation(a, b Finding) int {
+	switch {
+	case earlier(a, b):
+		return -1
+	case earlier(b, a):
+		return 1
 	}
-	f := fs[best]
-	return &f
+	return 0
 }
 
 // rankFinding orders findings by how strongly they point at a cause (lower

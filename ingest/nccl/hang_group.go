@@ -10,8 +10,41 @@ import (
 type member struct {
 	rank   int32
 	ents   []Entry // this group's entries, in record order
+	at     map[seqKey]int
 	status GroupStatus
 	known  bool // status was found
+}
+
+// seqKey is a sequence number of one kind (collective or point-to-point).
+type seqKey struct {
+	p2p bool
+	seq int64
+}
+
+// index maps each sequence number of m's entries to the first entry that
+// holds it, so entryAt is a lookup.
+func (m *member) index() {
+	m.at = make(map[seqKey]int, len(m.ents))
+	for i, e := range m.ents {
+		k := seqKey{e.IsP2P, seqOf(e, e.IsP2P)}
+		if _, ok := m.at[k]; !ok {
+			m.at[k] = i
+		}
+	}
+}
+
+// byGroup splits every dump's entries by process-group name once, so that
+// each group view takes its members' entries without scanning all of them.
+func byGroup(dumps []*Dump) map[int32]map[string][]Entry {
+	out := make(map[int32]map[string][]Entry, len(dumps))
+	for _, d := range dumps {
+		m := map[string][]Entry{}
+		for _, e := range d.Entries {
+			m[e.PGName] = append(m[e.PGName], e)
+		}
+		out[d.Rank] = m
+	}
+	return out
 }
 
 type groupView struct {
@@ -21,21 +54,18 @@ type groupView struct {
 	anyColl bool // some member holds a collective entry
 }
 
-func newGroupView(pg ProcessGroup, byRank map[int32]*Dump) *groupView {
+func newGroupView(pg ProcessGroup, byRank map[int32]*Dump, ents map[int32]map[string][]Entry) *groupView {
 	g := &groupView{pg: pg}
 	for _, r := range pg.Ranks {
-		d := byRank[r]
-		if d == nil {
+		if byRank[r] == nil {
 			continue
 		}
-		m := member{rank: r}
-		for _, e := range d.Entries {
-			if e.PGName == pg.Name {
-				m.ents = append(m.ents, e)
-				g.anyP2P = g.anyP2P || e.IsP2P
-				g.anyColl = g.anyColl || !e.IsP2P
-			}
+		m := member{rank: r, ents: ents[r][pg.Name]}
+		for _, e := range m.ents {
+			g.anyP2P = g.anyP2P || e.IsP2P
+			g.anyColl = g.anyColl || !e.IsP2P
 		}
+		m.index()
 		g.members = append(g.members, m)
 	}
 	g.attachStatus(byRank)
@@ -200,10 +230,8 @@ func (g *groupView) finding(kind string, seq int64, p2p bool) Finding {
 }
 
 func entryAt(m member, seq int64, p2p bool) (Entry, bool) {
-	for _, e := range m.ents {
-		if e.IsP2P == p2p && seqOf(e, p2p) == seq {
-			return e, true
-		}
+	if i, ok := m.at[seqKey{p2p, seq}]; ok {
+		return m.ents[i], true
 	}
 	return Entry{}, false
 }

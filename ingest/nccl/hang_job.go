@@ -30,9 +30,9 @@ func CheckSameJob(dumps []*Dump) error {
 		}
 		owner[d.Rank] = d.Path
 	}
-	major := majorityGroups(dumps)
+	major, version := majorityGroups(dumps), majorityVersion(dumps)
 	for _, d := range dumps {
-		if err := agrees(d, major, dumps); err != nil {
+		if err := agrees(d, major, version); err != nil {
 			return err
 		}
 	}
@@ -66,13 +66,13 @@ func majorityGroups(dumps []*Dump) map[string]string {
 	return out
 }
 
-func agrees(d *Dump, major map[string]string, dumps []*Dump) error {
+func agrees(d *Dump, major map[string]string, v string) error {
 	for _, name := range sortedNames(d.Groups) {
 		if k := groupKey(d.Groups[name]); k != major[name] {
 			return &JobError{Path: d.Path, Reason: fmt.Sprintf("its process group %s is %s where the others say %s", name, k, major[name])}
 		}
 	}
-	if v := majorityVersion(dumps); d.CommVersion != v {
+	if d.CommVersion != v {
 		return &JobError{Path: d.Path, Reason: fmt.Sprintf("NCCL %q where the others run %q", d.CommVersion, v)}
 	}
 	return nil

@@ -10,17 +10,27 @@ import (
 // nvidia-resiliency-ext Flight Recorder attribution (byte for byte, so the
 // two tools' outputs can be diffed): PGID, "desc,window" (the window is
 // always 0 here: one analysis window per group), op, size, dtype and the
-// missing, mismatching or stuck ranks. Nothing is written when there is no
-// culprit.
+// missing, mismatching or stuck ranks, one row per independent culprit.
+// Nothing is written when there is no culprit.
 func WriteAttribution(w io.Writer, rep *HangReport) error {
-	c := rep.Culprit
-	if c == nil {
+	cs := rep.Culprits
+	if len(cs) == 0 && rep.Culprit != nil {
+		cs = []Finding{*rep.Culprit}
+	}
+	if len(cs) == 0 {
 		return nil
 	}
-	_, err := fmt.Fprintf(w, "%-6s | %-25s | %-10s | %-8s%s| %-8s | %s Ranks\n%-6s | %-25s | %-10s | %-8s%s| %-8s | %s\n",
-		"PGID", "Process Group Desc", "Op Type", "Size", strings.Repeat(" ", 29), "Dtype", title(c.Kind),
-		c.Group, c.Desc+",0", c.Op, c.Size, strings.Repeat(" ", 33), c.DType, joinRanks(c.Ranks))
-	return err
+	if _, err := fmt.Fprintf(w, "%-6s | %-25s | %-10s | %-8s%s| %-8s | %s Ranks\n",
+		"PGID", "Process Group Desc", "Op Type", "Size", strings.Repeat(" ", 29), "Dtype", title(cs[0].Kind)); err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if _, err := fmt.Fprintf(w, "%-6s | %-25s | %-10s | %-8s%s| %-8s | %s\n",
+			c.Group, c.Desc+",0", c.Op, c.Size, strings.Repeat(" ", 33), c.DType, joinRanks(c.Ranks)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func title(kind string) string {

@@ -1,7 +1,6 @@
 package nccl
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -67,27 +66,29 @@ type inspectorLine struct {
 // communicator context (formats v4.0–v4.2) or inherit it from the last
 // dump_stats marker line (v4.3+). Unreadable lines are returned as skips.
 func ParseInspector(r io.Reader) ([]InspectorRecord, []LogSkip, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	var recs []InspectorRecord
 	var skips []LogSkip
 	var ctx InspectorRecord
-	for n := int64(1); sc.Scan(); n++ {
-		text := strings.TrimSpace(sc.Text())
+	err := eachLine(r, func(n int64, s string) {
+		text := strings.TrimSpace(s)
 		if text == "" {
-			continue
+			return
 		}
 		var l inspectorLine
 		if err := json.Unmarshal([]byte(text), &l); err != nil {
-			skips = append(skips, LogSkip{n, fmt.Sprintf("not an Inspector record: %v", err)})
-			continue
+			skips = append(skips, LogSkip{n, fmt.Sprintf("not an Inspector record: %v", cut(err.Error()))})
+			return
+		}
+		if h := l.Header; h != nil && implausibleRanks(h.Rank, h.NRanks) {
+			skips = append(skips, LogSkip{n, fmt.Sprintf("implausible rank %d of %d ranks (at most 2^20): record skipped", h.Rank, h.NRanks)})
+			return
 		}
 		ctx = inspectorContext(ctx, &l)
 		if rec, ok := inspectorPayload(ctx, &l); ok {
 			recs = append(recs, rec)
 		}
-	}
-	return recs, skips, sc.Err()
+	}, func(n int64) { skips = append(skips, LogSkip{n, longLine}) })
+	return recs, skips, err
 }
 
 func inspectorContext(ctx InspectorRecord, l *inspectorLine) InspectorRecord {
@@ -119,4 +120,10 @@ func inspectorPayload(ctx InspectorRecord, l *inspectorLine) (InspectorRecord, b
 		return r, false
 	}
 	return r, r.CommID != ""
+}
+
+// implausibleRanks: a negative rank or count, one past MaxRanks, or a rank
+// not below a stated count (0 is an absent count).
+func implausibleRanks(rank, nranks int32) bool {
+	return rank < 0 || nranks < 0 || nranks > MaxRanks || rank >= MaxRanks || nranks > 0 && rank >= nranks
 }

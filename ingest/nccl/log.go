@@ -1,8 +1,6 @@
 package nccl
 
 import (
-	"bufio"
-	"fmt"
 	"io"
 	"regexp"
 	"strconv"
@@ -70,15 +68,8 @@ var (
 // Skipped with its line number.
 func ParseLog(path string, r io.Reader) (*Log, error) {
 	l := &Log{Path: path, clean: map[string]bool{}, byPtr: map[procPtr]*LogComm{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	var n int64
-	for sc.Scan() {
-		n++
-		l.line(n, sc.Text())
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("line %d: %w", n+1, err)
+	if err := eachLine(r, l.line, func(n int64) { l.skip(n, longLine) }); err != nil {
+		return nil, err
 	}
 	l.resolveHosts()
 	return l, nil

@@ -10,6 +10,22 @@ func atoi32(s string) int32 {
 	return int32(n)
 }
 
+// MaxRanks is the most ranks a communicator may have: a larger rank or
+// nranks in a log line is a corrupt line, skipped (docs/limits.md).
+const MaxRanks = 1 << 20
+
+// ranksOf reads a line's rank and nranks, skipping the line (and returning
+// false) unless 0 <= rank < nranks <= MaxRanks.
+func (l *Log) ranksOf(n int64, rank, nranks string) (int32, int32, bool) {
+	r, err1 := strconv.ParseInt(rank, 10, 64)
+	nr, err2 := strconv.ParseInt(nranks, 10, 64)
+	if err1 != nil || err2 != nil || nr < 1 || nr > MaxRanks || r >= nr {
+		l.skip(n, "implausible rank "+quote(rank)+" of "+quote(nranks)+" ranks (at most 2^20): line skipped")
+		return 0, 0, false
+	}
+	return int32(r), int32(nr), true
+}
+
 // comm returns the communicator of a process by pointer, creating it.
 func (l *Log) comm(n int64, host string, pid int64, ptr string) *LogComm {
 	k := procPtr{host, pid, ptr}
@@ -30,8 +46,12 @@ func (l *Log) init(n int64, host string, pid int64, msg string) {
 		l.skip(n, "unreadable or truncated Init line")
 		return
 	}
+	rank, nranks, ok := l.ranksOf(n, m[3], m[4])
+	if !ok {
+		return
+	}
 	c := l.comm(n, host, pid, m[2])
-	c.Rank, c.NRanks, c.CudaDev = atoi32(m[3]), atoi32(m[4]), atoi32(m[5])
+	c.Rank, c.NRanks, c.CudaDev = rank, nranks, atoi32(m[5])
 	if m[6] != "" {
 		c.NvmlDev = atoi32(m[6])
 	}
@@ -57,8 +77,12 @@ func (l *Log) nodes(n int64, host string, pid int64, msg string) {
 		l.skip(n, "unreadable or truncated nNodes line")
 		return
 	}
+	rank, nranks, ok := l.ranksOf(n, m[2], m[3])
+	if !ok {
+		return
+	}
 	c := l.comm(n, host, pid, m[1])
-	c.Rank, c.NRanks = atoi32(m[2]), atoi32(m[3])
+	c.Rank, c.NRanks = rank, nranks
 	c.NNodes, c.LocalRanks, c.LocalRank = atoi32(m[4]), atoi32(m[5]), atoi32(m[6])
 }
 
@@ -68,10 +92,15 @@ func (l *Log) coll(n int64, host string, pid int64, msg string) {
 		l.skip(n, "unreadable or truncated COLL line")
 		return
 	}
+	nranks, err := strconv.ParseInt(m[8], 10, 64)
+	if err != nil || nranks < 1 || nranks > MaxRanks {
+		l.skip(n, "COLL line with an implausible nranks "+quote(m[8]))
+		return
+	}
 	l.Colls++
 	c := l.comm(n, host, pid, m[7])
 	if c.NRanks < 0 {
-		c.NRanks = atoi32(m[8])
+		c.NRanks = int32(nranks)
 	}
 	c.Ops[m[1]]++
 	count, _ := strconv.ParseInt(m[3], 10, 64)

@@ -1,7 +1,6 @@
 package nccl
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -54,26 +53,24 @@ func repairLine(s string) string {
 // as the plugin writes it) and pairs begin and end events by (category, id).
 // Lines that are not events even after repair are returned as skips.
 func ParseProfiler(r io.Reader) ([]ProfEvent, []LogSkip, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	var evs []ProfEvent
 	var skips []LogSkip
 	open := map[string]int{}
-	for n := int64(1); sc.Scan(); n++ {
-		s := repairLine(sc.Text())
+	err := eachLine(r, func(n int64, text string) {
+		s := repairLine(text)
 		if s == "" || s == "{}" {
-			continue
+			return
 		}
 		var l profLine
 		dec := json.NewDecoder(strings.NewReader(s))
 		dec.UseNumber()
 		if err := dec.Decode(&l); err != nil {
-			skips = append(skips, LogSkip{n, fmt.Sprintf("not a profiler event: %v", err)})
-			continue
+			skips = append(skips, LogSkip{n, fmt.Sprintf("not a profiler event: %v", cut(err.Error()))})
+			return
 		}
 		evs = pairEvent(evs, open, l)
-	}
-	return evs, skips, sc.Err()
+	}, func(n int64) { skips = append(skips, LogSkip{n, longLine}) })
+	return evs, skips, err
 }
 
 func pairEvent(evs []ProfEvent, open map[string]int, l profLine) []ProfEvent {

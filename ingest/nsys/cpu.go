@@ -38,7 +38,8 @@ func (b *builder) readRuntime() error {
 
 func (b *builder) cpuEvent(start, end, gtid int64, kind model.Kind, name int32) model.Event {
 	pid := pidOf(gtid)
-	e := model.NewEvent(pid, kind, name, b.base+start, max(end-start, 0))
+	at, dur := b.span(start, end)
+	e := model.NewEvent(pid, kind, name, at, dur)
 	e.Stream = b.thread(pid, tidOf(gtid))
 	return e
 }

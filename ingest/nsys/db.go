@@ -3,6 +3,7 @@ package nsys
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 
 	"github.com/ncruces/go-sqlite3"
@@ -16,9 +17,14 @@ type db struct {
 }
 
 // openDB opens an export read-only and immutable (no journal, no locks).
+// An export with a non-empty write-ahead log beside it is refused: immutable
+// reading would silently ignore the rows still in the log.
 func openDB(path string) (*db, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkNoWAL(path); err != nil {
 		return nil, err
 	}
 	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: "mode=ro&immutable=1"}
@@ -85,4 +91,14 @@ func nullInt(s *sqlite3.Stmt, i int, def int64) int64 {
 		return def
 	}
 	return s.ColumnInt64(i)
+}
+
+// checkNoWAL refuses an export whose -wal file holds data.
+func checkNoWAL(path string) error {
+	st, err := os.Stat(path + "-wal")
+	if err != nil || st.Size() == 0 {
+		return nil
+	}
+	return fmt.Errorf("a write-ahead log %s-wal (%d bytes) holds rows not yet in the database, which a read-only reader would miss: "+
+		"checkpoint it first (sqlite3 %s 'PRAGMA wal_checkpoint(TRUNCATE)') or re-export", filepath.Base(path), st.Size(), shellQuote(path))
 }

@@ -58,7 +58,8 @@ func (b *builder) kernelName(cache []kernelName, sid int64) kernelName {
 // end, deviceId, streamId.
 func (b *builder) gpuEvent(s *sqlite3.Stmt, pid int32, kind model.Kind, name int32) model.Event {
 	start, end := s.ColumnInt64(0), s.ColumnInt64(1)
-	e := model.NewEvent(pid, kind, name, b.base+start, max(end-start, 0))
+	at, dur := b.span(start, end)
+	e := model.NewEvent(pid, kind, name, at, dur)
 	e.Stream = b.gpuStream(pid, s.ColumnInt64(2), s.ColumnInt64(3))
 	return e
 }

@@ -51,7 +51,7 @@ func (b *builder) readMemory() error {
 	q := `SELECT start, globalPid, deviceId, address, bytes, memoryOperationType FROM ` + memTable +
 		` WHERE memKind IN (2, 5)`
 	return b.d.each(q, func(s *sqlite3.Stmt) {
-		b.mem = append(b.mem, memRow{pid: pidOf(nullInt(s, 1, 0)), dev: nullInt(s, 2, -1), t: s.ColumnInt64(0),
+		b.mem = append(b.mem, memRow{pid: pidOf(nullInt(s, 1, 0)), dev: nullInt(s, 2, -1), t: b.instant(s.ColumnInt64(0)),
 			addr: nullInt(s, 3, 0), by: nullInt(s, 4, 0), free: nullInt(s, 5, 0) == memOpFree})
 	})
 }

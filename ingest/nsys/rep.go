@@ -51,9 +51,23 @@ func repVersion(head []byte) string {
 	return strings.ReplaceAll(v, "@", ".")
 }
 
-// ExportCommand is the command that exports a report to SQLite by hand.
+// ExportCommand is the command that exports a report to SQLite by hand,
+// its paths quoted for a POSIX shell.
 func ExportCommand(path string) string {
-	return "nsys export --type sqlite --output " + path + ".sqlite " + path
+	return "nsys export --type sqlite --output " + shellQuote(path+".sqlite") + " " + shellQuote(path)
+}
+
+// shellQuote returns s as one POSIX shell word: as is when it holds only
+// characters no shell treats specially, else in single quotes, each
+// single quote inside closed, escaped and reopened.
+func shellQuote(s string) string {
+	safe := s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
+	})
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // exportRep returns the path of an SQLite export of report path: a cached

@@ -28,6 +28,7 @@ type builder struct {
 	mem      []memRow // device memory rows, until ranks are known
 	nvtxRows int
 	skipRows map[string]int64
+	badTime  error // the first row whose times leave the limits (times.go)
 }
 
 type streamKey struct {
@@ -72,6 +73,9 @@ func (b *builder) read() error {
 	if b.strs, err = readStrings(b.d); err != nil {
 		return fmt.Errorf("StringIds: %w", err)
 	}
+	if err := checkSession(b.meta.sessionNs); err != nil {
+		return err
+	}
 	if !b.meta.normalized {
 		b.base = b.meta.sessionNs
 	}
@@ -82,6 +86,9 @@ func (b *builder) read() error {
 	for _, s := range steps {
 		if err := s.f(); err != nil {
 			return fmt.Errorf("%s: %w", s.what, err)
+		}
+		if b.badTime != nil {
+			return fmt.Errorf("%s: %w", s.what, b.badTime)
 		}
 	}
 	b.makeColls(b.link())

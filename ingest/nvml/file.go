@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -48,7 +49,7 @@ func hasKind(path string) bool {
 	if err != nil {
 		return false
 	}
-	pf, err := parquet.OpenFile(f, st.Size())
+	pf, err := openSamples(f, st.Size())
 	if err != nil {
 		return false
 	}
@@ -57,27 +58,32 @@ func hasKind(path string) bool {
 }
 
 // Read reads sample files (and the part files of an interrupted run) into
-// one trace holding only GPU samples.
+// one trace holding only GPU samples. Rows go straight into the trace's
+// samples, batch by batch, so memory is the samples kept. A file that
+// cannot be read is skipped with a record and a warning while another can.
 func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
-	var rows []Row
-	t := &model.Trace{}
+	sk := newSink()
+	var errs []error
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		rs, err := ReadFile(p)
-		if err != nil {
-			return nil, err
+		if err := eachFile(p, sk.add); err != nil {
+			errs = append(errs, err)
+			sk.t.Skip(p, -1, "", "%s", strings.TrimPrefix(err.Error(), p+": "))
+			if opts.Warn != nil {
+				opts.Warn("skipping " + err.Error())
+			}
+			continue
 		}
-		rows = append(rows, rs...)
-	}
-	out := ToTrace(rows)
-	for _, p := range paths {
 		st, _ := os.Stat(p)
-		out.Sources = append(out.Sources, model.Source{Path: p, Format: "nvml-samples", Size: sizeOf(st)})
+		sk.t.Sources = append(sk.t.Sources, model.Source{Path: p, Format: "nvml-samples", Size: sizeOf(st)})
 	}
-	out.Skipped = t.Skipped
-	return out, nil
+	if len(sk.t.Sources) == 0 && len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	sortSamples(sk.t.Samples)
+	return sk.t, nil
 }
 
 func sizeOf(st os.FileInfo) int64 {
@@ -89,58 +95,108 @@ func sizeOf(st os.FileInfo) int64 {
 
 // ReadFile reads one samples file, or every part in a ".parts" directory.
 func ReadFile(path string) ([]Row, error) {
+	var rows []Row
+	err := eachFile(path, func(b []Row, _ int64) { rows = append(rows, b...) })
+	return rows, err
+}
+
+// eachFile calls fn with the rows of one samples file (or of every part of
+// a ".parts" directory), batch by batch, with a capacity hint first.
+func eachFile(path string, fn func(rows []Row, hint int64)) error {
 	st, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("read samples: %w", err)
+		return fmt.Errorf("read samples: %w", err)
 	}
 	if st.IsDir() {
-		return readParts(path)
+		return eachPart(path, fn)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("read samples: %w", err)
+		return fmt.Errorf("read samples: %w", err)
 	}
 	defer f.Close()
-	rows, err := readRows(f, st.Size())
-	if err != nil {
-		return nil, &source.FileError{Path: path, Offset: -1, Err: err}
+	if err := eachRows(f, st.Size(), fn); err != nil {
+		return &source.FileError{Path: path, Offset: -1, Err: err}
 	}
-	return rows, nil
+	return nil
 }
 
-func readParts(dir string) ([]Row, error) {
+func eachPart(dir string, fn func([]Row, int64)) error {
 	parts, err := filepath.Glob(filepath.Join(dir, "part-*.parquet"))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	sort.Strings(parts)
-	var rows []Row
 	for _, p := range parts {
-		rs, err := ReadFile(p)
-		if err != nil {
-			return nil, err
+		if err := eachFile(p, fn); err != nil {
+			return err
 		}
-		rows = append(rows, rs...)
 	}
-	return rows, nil
+	return nil
 }
 
-func readRows(r io.ReaderAt, size int64) ([]Row, error) {
-	pf, err := parquet.OpenFile(r, size)
+func eachRows(r io.ReaderAt, size int64, fn func([]Row, int64)) error {
+	pf, err := openSamples(r, size)
+	if err != nil {
+		return err
+	}
+	if v, _ := pf.Lookup(kindKey); v != kindValue {
+		return errors.New("not a tpptrace GPU samples file (no tpptrace.kind=nvml-samples metadata)")
+	}
+	fn(nil, min(pf.NumRows(), 64*size)) // the footer's count, bounded by what the file can hold
+	return guard(func() error { return readBatches(pf, func(b []Row) { fn(b, 0) }) })
+}
+
+// readBatches calls fn with the rows of pf in batches of 8192, reusing
+// one buffer: a row count the footer claims is never allocated up front.
+func readBatches(pf *parquet.File, fn func([]Row)) error {
+	rd := parquet.NewGenericReader[Row](pf)
+	defer rd.Close()
+	buf := make([]Row, 8192)
+	for done := 0; ; {
+		n, err := rd.Read(buf)
+		fn(buf[:n])
+		done += n
+		if errors.Is(err, io.EOF) || err == nil && n == 0 {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("row %d: %w", done, err)
+		}
+	}
+}
+
+// openSamples opens a Parquet file after checking that its footer fits in
+// it (parquet-go allocates what a corrupt footer claims), turning a panic
+// of parquet-go on a corrupt file into an error.
+func openSamples(r io.ReaderAt, size int64) (*parquet.File, error) {
+	var tail [8]byte
+	if size < 12 {
+		return nil, fmt.Errorf("not a readable Parquet file: %d bytes is too short", size)
+	}
+	if _, err := r.ReadAt(tail[:], size-8); err != nil || string(tail[4:]) != "PAR1" || int64(binary.LittleEndian.Uint32(tail[:4])) > size-12 {
+		return nil, errors.New("not a readable Parquet file: no footer that fits (truncated?)")
+	}
+	var pf *parquet.File
+	err := guard(func() (err error) {
+		pf, err = parquet.OpenFile(r, size)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("not a readable Parquet file: %w", err)
 	}
-	if v, _ := pf.Lookup(kindKey); v != kindValue {
-		return nil, errors.New("not a tpptrace GPU samples file (no tpptrace.kind=nvml-samples metadata)")
-	}
-	rd := parquet.NewGenericReader[Row](pf)
-	defer rd.Close()
-	rows := make([]Row, pf.NumRows())
-	n, err := rd.Read(rows)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("row %d: %w", n, err)
-	}
-	return rows[:n], nil
+	return pf, nil
+}
+
+// guard runs a parquet-go call that may panic on corrupt data and turns
+// the panic into an error (as ingest/dataset does): bad input never crashes.
+func guard(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("corrupt parquet data: %v", p)
+		}
+	}()
+	return fn()
 }
 
 // WriteFile writes rows as one complete Parquet samples file.

@@ -1,6 +1,10 @@
 package nvml
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import (
+	"slices"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
 
 // Row is one sampling pass over one GPU, as stored in Parquet. Only
 // standard types are used so that DuckDB, pyarrow and Spark read it. Values
@@ -39,20 +43,36 @@ type gpuKey struct {
 
 // ToTrace converts rows into a trace holding only GPU samples.
 func ToTrace(rows []Row) *model.Trace {
-	t := &model.Trace{}
-	ids := map[gpuKey]int32{}
+	sk := newSink()
+	sk.add(rows, int64(len(rows)))
+	sortSamples(sk.t.Samples)
+	return sk.t
+}
+
+// sink turns rows into a trace's samples as they are read: a GPU's
+// identity is kept once, a row as one model.GPUSample.
+type sink struct {
+	t   *model.Trace
+	ids map[gpuKey]int32
+}
+
+func newSink() *sink { return &sink{t: &model.Trace{}, ids: map[gpuKey]int32{}} }
+
+// add appends rows; hint, when positive, is how many more rows to expect.
+func (sk *sink) add(rows []Row, hint int64) {
+	if hint > 0 {
+		sk.t.Samples = slices.Grow(sk.t.Samples, int(hint))
+	}
 	for _, r := range rows {
 		k := gpuKey{r.Host, r.UUID, r.BusID, r.GPUIndex}
-		id, ok := ids[k]
+		id, ok := sk.ids[k]
 		if !ok {
-			id = int32(len(t.SampleGPUs))
-			ids[k] = id
-			t.SampleGPUs = append(t.SampleGPUs, model.SampledGPU{Host: r.Host, Index: r.GPUIndex, UUID: r.UUID, BusID: r.BusID, Name: r.Name})
+			id = int32(len(sk.t.SampleGPUs))
+			sk.ids[k] = id
+			sk.t.SampleGPUs = append(sk.t.SampleGPUs, model.SampledGPU{Host: r.Host, Index: r.GPUIndex, UUID: r.UUID, BusID: r.BusID, Name: r.Name})
 		}
-		t.Samples = append(t.Samples, r.toSample(id))
+		sk.t.Samples = append(sk.t.Samples, r.toSample(id))
 	}
-	sortSamples(t.Samples)
-	return t
 }
 
 func (r Row) toSample(gpu int32) model.GPUSample {

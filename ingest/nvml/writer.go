@@ -54,7 +54,7 @@ func (w *Writer) Close() error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	rows, err := readParts(w.partDir)
+	rows, err := ReadFile(w.partDir)
 	if err != nil {
 		return err
 	}

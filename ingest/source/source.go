@@ -25,6 +25,10 @@ type Options struct {
 	Progress func(done, total int64)
 	// Warn, when set, receives one-line warnings (from any goroutine).
 	Warn func(msg string)
+	// MaxMemory, when positive, bounds the live heap (bytes) while reading:
+	// a reader that finds it exceeded stops with an error that wraps
+	// ErrMemoryBudget and names the file, and the load fails (CheckMemory).
+	MaxMemory int64
 }
 
 // Format is one input format: the dispatcher in package ingest sniffs every

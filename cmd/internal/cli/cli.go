@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/tpptrace/tpptrace/report/units"
 )
 
 // Exit codes. They are stable: scripts and CI depend on them.
@@ -95,15 +97,15 @@ func report(env *Env, cmd *Command, err error) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return ExitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(env.Stderr, "tpptrace %s: %s\nusage: %s\nrun 'tpptrace help %s' for more\n", cmd.Name, ue.Msg, cmd.Usage, cmd.Name)
+		fmt.Fprintf(env.Stderr, "tpptrace %s: %s\nusage: %s\nrun 'tpptrace help %s' for more\n", cmd.Name, units.SafeLines(ue.Msg), cmd.Usage, cmd.Name)
 		return ExitUsage
 	case errors.As(err, &ee):
 		if ee.Msg != "" {
-			fmt.Fprintf(env.Stderr, "tpptrace %s: %s\n", cmd.Name, ee.Msg)
+			fmt.Fprintf(env.Stderr, "tpptrace %s: %s\n", cmd.Name, units.SafeLines(ee.Msg))
 		}
 		return ee.Code
 	default:
-		fmt.Fprintf(env.Stderr, "tpptrace %s: %v\n", cmd.Name, err)
+		fmt.Fprintf(env.Stderr, "tpptrace %s: %s\n", cmd.Name, units.SafeLines(err.Error()))
 		return ExitError
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tpptrace/tpptrace/analysis"
+	"github.com/tpptrace/tpptrace/analysis/layout"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	rpt "github.com/tpptrace/tpptrace/report"
 )
@@ -114,9 +115,32 @@ func checkModel(m analysis.Model) error {
 	return nil
 }
 
+// maxAxisSize bounds --tp, --pp, --dp, --cp and --ep (a million ranks).
+const maxAxisSize = 1 << 20
+
+// checkLayout refuses out-of-range axis sizes and a bad --order as usage
+// errors (exit 2).
+func (a *analyzeFlags) checkLayout() error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"tp", a.tp}, {"pp", a.pp}, {"dp", a.dp}, {"cp", a.cp}, {"ep", a.ep}} {
+		if f.v < 0 || f.v > maxAxisSize {
+			return usagef("--%s %d: want a size from 1 to %d, or 0 to infer it", f.name, f.v, maxAxisSize)
+		}
+	}
+	if err := layout.CheckOrder(a.order); err != nil {
+		return usagef("--order: %v", err)
+	}
+	return nil
+}
+
 func (a *analyzeFlags) options() (analysis.Options, error) {
 	o := analysis.Options{Tool: ToolVersion(), Model: a.model, WhatIf: a.whatif}
 	if err := checkModel(a.model); err != nil {
+		return o, err
+	}
+	if err := a.checkLayout(); err != nil {
 		return o, err
 	}
 	o.Layout.TP, o.Layout.PP, o.Layout.DP, o.Layout.CP, o.Layout.EP, o.Layout.Order = a.tp, a.pp, a.dp, a.cp, a.ep, a.order

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tpptrace/tpptrace/ingest/nccl"
+	"github.com/tpptrace/tpptrace/report/units"
 )
 
 var hangCmd = &Command{
@@ -41,14 +42,18 @@ func runHang(ctx context.Context, env *Env, args []string) error {
 	if fs.NArg() == 0 {
 		return usagef("no dumps given")
 	}
-	dumps, err := nccl.ReadDumps(fs.Args())
+	dumps, skips, err := nccl.ReadDumpsSkipping(fs.Args())
 	if err != nil {
 		return err
+	}
+	for _, s := range skips {
+		fmt.Fprintf(env.Stderr, "warning: skipping %s: %s\n", units.Safe(s.Path), units.Safe(s.Reason))
 	}
 	rep, err := nccl.Diagnose(dumps)
 	if err != nil {
 		return err
 	}
+	rep.Explain(skips)
 	if err := writeHang(env, rep, *asJSON, *all); err != nil {
 		return err
 	}
@@ -61,9 +66,11 @@ func writeHang(env *Env, rep *nccl.HangReport, asJSON, all bool) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
+	rep = safeHang(rep)
 	if err := nccl.WriteAttribution(env.Stdout, rep); err != nil {
 		return err
 	}
+	writeNoDump(env, rep)
 	if all {
 		fmt.Fprintln(env.Stdout)
 		return nccl.WriteFindings(env.Stdout, rep)
@@ -71,10 +78,52 @@ func writeHang(env *Env, rep *nccl.HangReport, asJSON, all bool) error {
 	return nil
 }
 
+// writeNoDump names each rank without a usable dump: the attribution above
+// cannot see it, and it may be the culprit.
+func writeNoDump(env *Env, rep *nccl.HangReport) {
+	for _, n := range rep.NoDump {
+		why := n.Reason
+		if n.Path != "" {
+			why = n.Path + ": " + n.Reason
+		}
+		fmt.Fprintf(env.Stdout, "rank %d: no usable dump (%s) — it may be the culprit\n", n.Rank, units.Safe(why))
+	}
+}
+
 func hangStatus(rep *nccl.HangReport) error {
 	if rep.Culprit == nil {
 		return nil
 	}
-	return &CodeError{Code: ExitRegression, Msg: fmt.Sprintf("%s ranks %v in process group %s (%s), %s #%d",
-		rep.Culprit.Kind, rep.Culprit.Ranks, rep.Culprit.Group, rep.Culprit.Desc, rep.Culprit.Op, rep.Culprit.Seq)}
+	msg := fmt.Sprintf("%s ranks %v in process group %s (%s), %s #%d",
+		rep.Culprit.Kind, rep.Culprit.Ranks, rep.Culprit.Group, rep.Culprit.Desc, rep.Culprit.Op, rep.Culprit.Seq)
+	for _, c := range rep.Culprits[min(1, len(rep.Culprits)):] {
+		msg += fmt.Sprintf("; and, independently, %s ranks %v in process group %s (%s)", c.Kind, c.Ranks, c.Group, c.Desc)
+	}
+	return &CodeError{Code: ExitRegression, Msg: msg}
+}
+
+// safeHang is a copy of rep whose strings from the dumps (group names and
+// descriptions, ops, shapes, dtypes) are fit for a terminal (units.Safe).
+func safeHang(rep *nccl.HangReport) *nccl.HangReport {
+	out := *rep
+	out.Findings = make([]nccl.Finding, len(rep.Findings))
+	for i, f := range rep.Findings {
+		out.Findings[i] = safeFinding(f)
+	}
+	out.Culprits = make([]nccl.Finding, len(rep.Culprits))
+	for i, f := range rep.Culprits {
+		out.Culprits[i] = safeFinding(f)
+	}
+	if rep.Culprit != nil {
+		c := safeFinding(*rep.Culprit)
+		out.Culprit = &c
+	}
+	return &out
+}
+
+func safeFinding(f nccl.Finding) nccl.Finding {
+	for _, p := range []*string{&f.Group, &f.Desc, &f.Kind, &f.Op, &f.Size, &f.DType, &f.Detail} {
+		*p = units.Safe(*p)
+	}
+	return f
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/report/units"
 )
 
 var ingestCmd = &Command{
@@ -54,6 +55,7 @@ type ingestFlags struct {
 	out, rankMap, stepRegex string
 	workers                 int
 	json                    bool
+	mem                     memFlag
 }
 
 func runIngest(ctx context.Context, env *Env, args []string) error {
@@ -64,6 +66,7 @@ func runIngest(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&f.stepRegex, "step-regex", "", "`regexp` naming iteration annotations (default ^ProfilerStep#(\\d+)$); its first group is the step number")
 	fs.IntVar(&f.workers, "workers", 0, "files read at once (default: number of CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
+	f.mem.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -103,7 +106,7 @@ func doIngest(ctx context.Context, env *Env, f ingestFlags, paths []string, opts
 }
 
 func ingestOptions(env *Env, f ingestFlags) (source.Options, error) {
-	opts := source.Options{Workers: f.workers}
+	opts := source.Options{Workers: f.workers, MaxMemory: f.mem.bytes()}
 	if f.stepRegex != "" {
 		re, err := regexp.Compile(f.stepRegex)
 		if err != nil {
@@ -181,11 +184,11 @@ func progressBar(done, total int64, width int) string {
 // printSummary writes the human-readable summary.
 func printSummary(w io.Writer, s ingest.Summary, out string) {
 	if out != "" {
-		fmt.Fprintf(w, "wrote dataset %s\n", out)
+		fmt.Fprintf(w, "wrote dataset %s\n", units.Safe(out))
 	}
 	fmt.Fprintf(w, "sources: %d files\nranks: %d\n", s.Sources, len(s.Ranks))
 	for _, r := range s.Ranks {
-		fmt.Fprintf(w, "  rank %-4d %8d events  %s  %s  %s\n", r.Rank, r.Events, orDash(r.Host), orDash(r.GPU), r.Source)
+		fmt.Fprintf(w, "  rank %-4d %8d events  %s  %s  %s\n", r.Rank, r.Events, orDash(r.Host), orDash(r.GPU), units.Safe(r.Source))
 	}
 	fmt.Fprintf(w, "events: %d\n", s.Events)
 	for _, k := range model.Kinds() {
@@ -206,7 +209,7 @@ func printComms(w io.Writer, cs []ingest.CommSummary) {
 		if c.AxisBy != "unknown" {
 			axis += " (by " + c.AxisBy + ")"
 		}
-		fmt.Fprintf(w, "  %-8s %-30s axis %-22s members %s  kernels %d\n", c.ID, orDash(c.Desc), axis, intList(c.Members), c.Kernels)
+		fmt.Fprintf(w, "  %-8s %-30s axis %-22s members %s  kernels %d\n", units.Safe(c.ID), orDash(c.Desc), axis, intList(c.Members), c.Kernels)
 	}
 }
 
@@ -222,7 +225,7 @@ func printSkips(w io.Writer, rows []ingest.SkipRow) {
 	folded, order := map[string]*fold{}, []string{}
 	for _, k := range rows {
 		if k.Offset >= 0 && k.Unit != "" {
-			fmt.Fprintf(w, "  %s (%s %d): %s ×%d\n", k.Source, k.Unit, k.Offset, k.Reason, k.Count)
+			fmt.Fprintf(w, "  %s (%s %d): %s ×%d\n", units.Safe(k.Source), k.Unit, k.Offset, units.Safe(k.Reason), k.Count)
 			continue
 		}
 		if folded[k.Reason] == nil {
@@ -233,15 +236,16 @@ func printSkips(w io.Writer, rows []ingest.SkipRow) {
 		folded[k.Reason].files++
 	}
 	for _, r := range order {
-		fmt.Fprintf(w, "  %s: ×%d in %d files\n", r, folded[r].count, folded[r].files)
+		fmt.Fprintf(w, "  %s: ×%d in %d files\n", units.Safe(r), folded[r].count, folded[r].files)
 	}
 }
 
+// orDash is s fit for a terminal, or "-" when empty.
 func orDash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return s
+	return units.Safe(s)
 }
 
 func iterList(its []int32) string {

@@ -16,6 +16,7 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/optable"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	rpt "github.com/tpptrace/tpptrace/report"
+	"github.com/tpptrace/tpptrace/report/units"
 	"github.com/tpptrace/tpptrace/samples"
 )
 
@@ -24,10 +25,12 @@ import (
 type inputFlags struct {
 	analyzeFlags
 	sample string
+	mem    memFlag
 }
 
 func (in *inputFlags) register(fs *flag.FlagSet) {
 	in.analyzeFlags.register(fs)
+	in.mem.register(fs)
 	fs.StringVar(&in.sample, "sample", "", "use the bundled simulated `scenario` instead of an input ('tpptrace samples list')")
 }
 
@@ -87,7 +90,7 @@ func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts a
 	}
 	start := time.Now()
 	var warns warnings
-	src := source.Options{StepRegex: opts.StepRegex, Warn: warns.add}
+	src := source.Options{StepRegex: opts.StepRegex, Warn: warns.add, MaxMemory: in.mem.bytes()}
 	stop := startProgress(env, &src)
 	t, err := ingest.LoadCached(ctx, args, src, "")
 	stop()
@@ -96,7 +99,34 @@ func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts a
 		return nil, err
 	}
 	fmt.Fprintf(env.Stderr, "read %s, %s in %s\n", plural(len(t.Ranks), "rank"), plural(t.Events.Len(), "event"), time.Since(start).Round(time.Millisecond))
+	warnPositioned(env, t)
 	return t, nil
+}
+
+// maxPositioned is how many positioned skips stderr lists.
+const maxPositioned = 10
+
+// warnPositioned names on stderr the skipped items that have a position in
+// a file that was read (a line, a byte offset): a bad event or line, a cut
+// name. The unpositioned records (categories not used) stay in the report;
+// files skipped as a whole were named while loading.
+func warnPositioned(env *Env, t *model.Trace) {
+	read := map[string]bool{}
+	for _, s := range t.Sources {
+		read[s.Path] = true
+	}
+	n := 0
+	for _, s := range t.Skipped {
+		if s.Offset < 0 || s.Unit == "" || !read[s.Source] {
+			continue
+		}
+		if n++; n <= maxPositioned {
+			fmt.Fprintf(env.Stderr, "warning: %s: %s %d: %s (×%d)\n", units.Safe(s.Source), s.Unit, s.Offset, units.Safe(s.Reason), s.Count)
+		}
+	}
+	if n > maxPositioned {
+		fmt.Fprintf(env.Stderr, "warning: %d more skipped items with a position: 'tpptrace ingest --json' lists every one\n", n-maxPositioned)
+	}
 }
 
 // plural writes "1 rank", "2 ranks".

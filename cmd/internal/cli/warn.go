@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/tpptrace/tpptrace/report/units"
 )
 
 // warnings collects the readers' warnings while the inputs load, so that
@@ -28,7 +30,7 @@ func (w *warnings) flush(env *Env, err error) {
 	defer w.mu.Unlock()
 	for _, m := range w.msgs {
 		if err == nil || !repeats(err.Error(), m) {
-			fmt.Fprintf(env.Stderr, "warning: %s\n", m)
+			fmt.Fprintf(env.Stderr, "warning: %s\n", units.Safe(m))
 		}
 	}
 	w.msgs = nil

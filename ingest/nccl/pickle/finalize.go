@@ -11,96 +11,131 @@ import (
 type list struct{ items []any }
 
 // finalizer turns decoded values into plain Go values, converting every list
-// once even when the memo shares it, and refusing cycles.
+// once even when the memo shares it, and refusing cycles. It also counts
+// the expanded size of the result, every value once per place it appears
+// (a shared list counts each time it is referenced), and refuses a result
+// larger than the budget: a few KB of memoised references can stand for
+// billions of values, which any reader walking the result would expand.
 type finalizer struct {
-	lists    map[*list][]any
-	done     map[any]bool   // dicts already converted, by address
-	tuples   map[*any]Tuple // tuples already converted, by first element
+	lists    map[*list]sized
+	done     map[any]int64  // dicts already converted, by address: their expanded size
+	tuples   map[*any]sized // tuples already converted, by first element
 	active   map[any]bool
 	maxDepth int
+	budget   int64 // the most values the expanded result may hold
 }
 
-func finalize(v any, maxDepth int) (any, error) {
-	f := &finalizer{lists: map[*list][]any{}, done: map[any]bool{}, tuples: map[*any]Tuple{}, active: map[any]bool{}, maxDepth: maxDepth}
-	return f.value(v, 0)
+// sized is a converted container and its expanded size.
+type sized struct {
+	v any
+	n int64
+}
+
+func finalize(v any, lim Limits) (any, error) {
+	f := &finalizer{lists: map[*list]sized{}, done: map[any]int64{}, tuples: map[*any]sized{}, active: map[any]bool{},
+		maxDepth: lim.MaxDepth, budget: lim.MaxExpanded}
+	out, _, err := f.value(v, 0)
+	return out, err
 }
 
 var errCycle = errors.New("a container contains itself")
 
-func (f *finalizer) value(v any, depth int) (any, error) {
+// value converts v and returns its expanded size (1 for a scalar).
+func (f *finalizer) value(v any, depth int) (any, int64, error) {
 	if depth > f.maxDepth {
-		return nil, fmt.Errorf("nesting deeper than %d", f.maxDepth)
+		return nil, 0, fmt.Errorf("nesting deeper than %d", f.maxDepth)
 	}
 	switch x := v.(type) {
 	case *list:
 		return f.list(x, depth)
 	case map[string]any:
-		return x, f.dict(x, depth)
+		n, err := f.dict(x, depth)
+		return x, n, err
 	case Tuple:
 		return f.tuple(x, depth)
 	}
-	return v, nil
+	return v, 1, nil
 }
 
-func (f *finalizer) list(l *list, depth int) (any, error) {
-	if out, ok := f.lists[l]; ok {
-		return out, nil
+// add sums expanded sizes, refusing a total over the budget.
+func (f *finalizer) add(total, n int64) (int64, error) {
+	if total += n; total > f.budget {
+		return 0, fmt.Errorf("the value expands to more than %d values (memoised values counted once per reference)", f.budget)
+	}
+	return total, nil
+}
+
+func (f *finalizer) list(l *list, depth int) (any, int64, error) {
+	if c, ok := f.lists[l]; ok {
+		return c.v, c.n, nil
 	}
 	if f.active[l] {
-		return nil, errCycle
+		return nil, 0, errCycle
 	}
 	f.active[l] = true
 	defer delete(f.active, l)
-	out := make([]any, len(l.items))
-	for i, it := range l.items {
-		v, err := f.value(it, depth+1)
+	out, n, err := f.items(l.items, depth)
+	if err != nil {
+		return nil, 0, err
+	}
+	f.lists[l] = sized{out, n}
+	return out, n, nil
+}
+
+// items converts a container's items; the size counts the container too.
+func (f *finalizer) items(in []any, depth int) ([]any, int64, error) {
+	out, total := make([]any, len(in)), int64(1)
+	for i, it := range in {
+		v, n, err := f.value(it, depth+1)
+		if err == nil {
+			total, err = f.add(total, n)
+		}
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		out[i] = v
 	}
-	f.lists[l] = out
-	return out, nil
+	return out, total, nil
 }
 
-func (f *finalizer) dict(m map[string]any, depth int) error {
+func (f *finalizer) dict(m map[string]any, depth int) (int64, error) {
 	id := fmt.Sprintf("%p", m)
-	if f.done[id] {
-		return nil
+	if n, ok := f.done[id]; ok {
+		return n, nil
 	}
 	if f.active[id] {
-		return errCycle
+		return 0, errCycle
 	}
 	f.active[id] = true
 	defer delete(f.active, id)
+	total := int64(1)
 	for k, it := range m {
-		v, err := f.value(it, depth+1)
+		v, n, err := f.value(it, depth+1)
+		if err == nil {
+			total, err = f.add(total, n+1) // the key too
+		}
 		if err != nil {
-			return err
+			return 0, err
 		}
 		m[k] = v
 	}
-	f.done[id] = true
-	return nil
+	f.done[id] = total
+	return total, nil
 }
 
-func (f *finalizer) tuple(t Tuple, depth int) (any, error) {
+func (f *finalizer) tuple(t Tuple, depth int) (any, int64, error) {
 	if len(t) == 0 {
-		return t, nil
+		return t, 1, nil
 	}
-	if out, ok := f.tuples[&t[0]]; ok {
-		return out, nil
+	if c, ok := f.tuples[&t[0]]; ok {
+		return c.v, c.n, nil
 	}
-	out := make(Tuple, len(t))
-	for i, it := range t {
-		v, err := f.value(it, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v
+	out, n, err := f.items(t, depth)
+	if err != nil {
+		return nil, 0, err
 	}
-	f.tuples[&t[0]] = out
-	return out, nil
+	f.tuples[&t[0]] = sized{Tuple(out), n}
+	return Tuple(out), n, nil
 }
 
 func typeName(v any) string {

@@ -16,6 +16,9 @@ type Limits struct {
 	MaxDepth  int   // nesting of MARKs and containers (default 1000)
 	MaxItems  int   // values on the stack plus memo entries (default 1<<24)
 	MaxStrLen int64 // one string or bytes value (default 1<<28)
+	// MaxExpanded bounds the values of the result counted as if every
+	// memoised (shared) value were copied at each reference (default 1<<25).
+	MaxExpanded int64
 }
 
 // Error is a decoding error at a byte offset.
@@ -68,6 +71,9 @@ func newDecoder(r io.Reader, lim Limits) *decoder {
 	if lim.MaxStrLen <= 0 {
 		lim.MaxStrLen = 1 << 28
 	}
+	if lim.MaxExpanded <= 0 {
+		lim.MaxExpanded = 1 << 25
+	}
 	return &decoder{r: bufio.NewReader(r), lim: lim, memo: map[uint32]any{}}
 }
 
@@ -97,7 +103,7 @@ func (d *decoder) stop() (any, error) {
 	if _, ok := d.stack[0].(mark); ok {
 		return nil, errors.New("STOP with a mark on the stack")
 	}
-	return finalize(d.stack[0], d.lim.MaxDepth)
+	return finalize(d.stack[0], d.lim)
 }
 
 func (d *decoder) byte() (byte, error) {

@@ -1,0 +1,179 @@
+package ingest
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tpptrace/tpptrace/ingest/dataset"
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/source"
+)
+
+// partialPrefix starts the name of an entry being written; it becomes the
+// entry by one rename once every file is written and synced, so a run
+// killed while writing leaves only a partial directory, never a half entry.
+const partialPrefix = ".partial-"
+
+// readCache returns the cached trace of entry, with its source paths as
+// this run names its inputs. An entry that exists but cannot be read (a
+// write cut short by an older version, a damaged disk) is removed, with a
+// warning, so that this run rebuilds it.
+func readCache(entry string, files []string, opts source.Options) (*model.Trace, bool) {
+	if _, err := os.Stat(entry); err != nil {
+		return nil, false
+	}
+	t, _, err := dataset.Read(entry)
+	if err != nil || !dataset.IsDataset(entry) {
+		warn(opts, "the cache entry "+entry+" is incomplete or unreadable: rebuilding it")
+		os.RemoveAll(entry)
+		return nil, false
+	}
+	relocate(t, namesOf(files))
+	return t, true
+}
+
+// warnSkippedFiles repeats, for a trace read from the cache, the warnings
+// its first read gave about whole files: every skip record of a path that
+// is not among the trace's sources (an empty or unrecognised trace file, a
+// link loop, a file its reader refused), once per path. Unrecognised files
+// not named like traces stay quiet, as they were.
+func warnSkippedFiles(t *model.Trace, given []string, opts source.Options) {
+	if opts.Warn == nil {
+		return
+	}
+	read := map[string]bool{}
+	for _, s := range t.Sources {
+		read[s.Path] = true
+	}
+	for _, s := range t.Skipped {
+		if read[s.Source] || s.Reason == unknownReason([]byte{0}) && !traceLike(s.Source) && !slices.Contains(given, s.Source) {
+			continue
+		}
+		read[s.Source] = true
+		opts.Warn("skipping " + s.Source + ": " + s.Reason)
+	}
+}
+
+// writeEntry writes t into a partial directory beside entry, syncs it and
+// renames it to entry. Source paths are stored absolute, so that an entry
+// does not depend on the working directory of the run that wrote it.
+func writeEntry(root, entry string, t *model.Trace) error {
+	tmp, err := os.MkdirTemp(root, partialPrefix+filepath.Base(entry)+"-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp) // gone after the rename; cleans up after a failure
+	if err := dataset.Write(tmp, absolute(t), dataset.Manifest{Tool: "tpptrace (cache)"}); err != nil {
+		return err
+	}
+	if err := syncTree(tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, entry); err != nil {
+		if dataset.IsDataset(entry) {
+			return nil // another run wrote the same entry first
+		}
+		return err
+	}
+	return syncDir(root)
+}
+
+// absolute is a shallow copy of t whose source and skip paths are absolute.
+func absolute(t *model.Trace) *model.Trace {
+	c := *t
+	c.Sources = append([]model.Source(nil), t.Sources...)
+	for i := range c.Sources {
+		c.Sources[i].Path = absPath(c.Sources[i].Path)
+	}
+	c.Skipped = append([]model.Skip(nil), t.Skipped...)
+	for i := range c.Skipped {
+		c.Skipped[i].Source = absPath(c.Skipped[i].Source)
+	}
+	return &c
+}
+
+func absPath(p string) string {
+	if p == "" {
+		return p
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// callerNames maps the absolute path of each input file to the name this
+// run gives it; relative tells whether those names are relative.
+type callerNames struct {
+	names    map[string]string
+	relative bool
+}
+
+func namesOf(files []string) callerNames {
+	c := callerNames{names: make(map[string]string, len(files))}
+	for _, f := range files {
+		c.names[absPath(f)] = f
+		c.relative = c.relative || !filepath.IsAbs(f)
+	}
+	return c
+}
+
+// relocate renames the absolute source paths of a cached trace back to the
+// caller's names; another path (a directory the walk skipped) is made
+// relative to the working directory when the caller's names are relative.
+func relocate(t *model.Trace, c callerNames) {
+	for i := range t.Sources {
+		t.Sources[i].Path = c.name(t.Sources[i].Path)
+	}
+	for i := range t.Skipped {
+		t.Skipped[i].Source = c.name(t.Skipped[i].Source)
+	}
+}
+
+func (c callerNames) name(abs string) string {
+	if n, ok := c.names[abs]; ok {
+		return n
+	}
+	if !c.relative || !filepath.IsAbs(abs) {
+		return abs
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return abs
+}
+
+// stalePartial reports whether d is a partial entry left over an hour ago
+// (a run killed while writing); younger ones may still be in progress.
+func stalePartial(d fs.DirEntry) bool {
+	if !strings.HasPrefix(d.Name(), partialPrefix) {
+		return false
+	}
+	info, err := d.Info()
+	return err == nil && time.Since(info.ModTime()) > time.Hour
+}
+
+// syncTree fsyncs every file under dir and the directories themselves.
+func syncTree(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return syncDir(p) // opening read-only and syncing works for files and directories
+	})
+}
+
+func syncDir(p string) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
