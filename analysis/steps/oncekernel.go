@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"math"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
@@ -10,8 +11,10 @@ import (
 // pure pipeline or tensor-parallel job captured without its CPU side)
 // from a kernel that runs once per step: the compute kernel name whose
 // launches form the fewest bursts (runs split by gaps longer than half the
-// longest), at least two, on every rank that runs it, preferring the name
-// that runs on the most ranks (the optimizer's). Step k ends with the GPU
+// longest), at least three, evenly spaced (the longest interval between
+// bursts at most 1.5× the shortest) and spread over at least half of the
+// rank's GPU time, on every rank that runs it, preferring the name that
+// runs on the most ranks (the optimizer's). Step k ends with the GPU
 // work that runs on after burst k (tailEnd); window k is [end of step k−1,
 // end of step k), as in period.
 func kernelPeriod(t *model.Trace) map[int32][]Window {
@@ -34,7 +37,7 @@ func onceKernel(t *model.Trace) (int32, bool) {
 	type score struct{ ranks, bursts int }
 	best, bestName := score{}, int32(-1)
 	for name, per := range burstCounts(t) {
-		if slices.Min(per) < 2 {
+		if slices.Min(per) < 3 {
 			continue
 		}
 		s := score{len(per), slices.Max(per)}
@@ -58,8 +61,13 @@ func burstCounts(t *model.Trace) map[int32][]int {
 				by[ev.Name[i]] = append(by[ev.Name[i]], span{ev.Start[i], ev.Start[i] + ev.Dur[i]})
 			}
 		}
+		gpu := gpuSpans(t, r)
 		for name, ks := range by {
-			out[name] = append(out[name], len(bursts(ks)))
+			bs := bursts(ks)
+			if !periodic(bs, gpu) {
+				continue
+			}
+			out[name] = append(out[name], len(bs))
 		}
 	}
 	return out
@@ -76,4 +84,19 @@ func nameKernels(t *model.Trace, r int32, name int32) []span {
 		}
 	}
 	return ks
+}
+
+// periodic reports whether bursts bs look like one per step: at least
+// three, evenly spaced, and spanning at least half of the GPU's busy span.
+func periodic(bs, gpu []span) bool {
+	if len(bs) < 3 || len(gpu) == 0 {
+		return false
+	}
+	lo, hi := int64(math.MaxInt64), int64(0)
+	for k := 1; k < len(bs); k++ {
+		d := bs[k].start - bs[k-1].start
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	span := gpu[len(gpu)-1].end - gpu[0].start
+	return lo > 0 && 2*hi <= 3*lo && 2*(bs[len(bs)-1].start-bs[0].start) >= span
 }
