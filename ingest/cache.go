@@ -18,13 +18,14 @@ import (
 // old cached datasets are not reused.
 const cacheVersion = "ingest-2"
 
-// CacheDirName is the cache directory made beside the inputs.
+// CacheDirName is the cache directory older versions made beside the
+// inputs; folders of that name are still skipped when inputs are expanded.
 const CacheDirName = ".tpptrace-cache"
 
 // LoadCached is Load with a dataset cache, for commands that re-read the
-// same raw traces. The cache lives in cacheDir, or when that is "" beside
-// the first input (<dir>/.tpptrace-cache or <file>.tpptrace-cache), or
-// under os.UserCacheDir when that place is not writable. An entry is keyed
+// same raw traces. The cache lives in cacheDir, or when that is "" under
+// $TPPTRACE_CACHE or the user cache directory (cacheRoot), never beside the
+// inputs. An entry is keyed
 // by the inputs' paths, sizes and mtimes and the options that change the
 // result, and is reused while they are unchanged. Inputs that are all
 // datasets are read directly. Failing to write the cache is only a warning.
@@ -42,7 +43,7 @@ func LoadCached(ctx context.Context, paths []string, opts source.Options, cacheD
 	}
 	root := cacheRoot(paths[0], cacheDir)
 	if root == "" {
-		warn(opts, "no writable place for the dataset cache (beside the inputs or in the user cache directory): not caching")
+		warn(opts, "no writable place for the dataset cache (set "+CacheEnv+" or HOME): not caching")
 		return Load(ctx, paths, opts)
 	}
 	entry := filepath.Join(root, key)
@@ -95,47 +96,29 @@ func cacheKey(files []string, opts source.Options) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:20], nil
 }
 
-// cacheRoot picks the cache directory: the one given, else beside the
-// first input, else the user cache directory when that is not writable;
-// "" when neither is writable.
+// CacheEnv names the environment variable that overrides where the cache
+// lives.
+const CacheEnv = source.CacheEnv
+
+// cacheRoot picks the cache directory: the one given, else
+// <source.CacheDir>/<hash of the first input's absolute path>
+// ($TPPTRACE_CACHE or the user cache directory). Nothing is ever written
+// beside the inputs: a read-only command leaves shared trace folders as
+// they were. "" when no such place is writable (no cache).
 func cacheRoot(first, given string) string {
 	if given != "" {
 		return given
 	}
-	dir := first + CacheDirName
-	if st, err := os.Stat(first); err == nil && st.IsDir() {
-		dir = filepath.Join(first, CacheDirName)
+	base, err := source.CacheDir()
+	if err != nil {
+		return ""
 	}
-	if writable(dir) {
+	abs, _ := filepath.Abs(first)
+	sum := sha256.Sum256([]byte(abs))
+	if dir := filepath.Join(base, hex.EncodeToString(sum[:8])); source.Writable(dir) {
 		return dir
 	}
-	if uc, err := os.UserCacheDir(); err == nil {
-		abs, _ := filepath.Abs(first)
-		sum := sha256.Sum256([]byte(abs))
-		if user := filepath.Join(uc, "tpptrace", hex.EncodeToString(sum[:8])); writable(user) {
-			return user
-		}
-	}
 	return "" // nowhere to write: no cache
-}
-
-// writable reports whether dir exists or can be made, and takes files. A
-// parent without write bits counts as read-only even for root, so that
-// shared, read-only trace folders are never written into.
-func writable(dir string) bool {
-	if st, err := os.Stat(filepath.Dir(dir)); err == nil && st.Mode().Perm()&0o222 == 0 {
-		return false
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false
-	}
-	f, err := os.CreateTemp(dir, ".probe")
-	if err != nil {
-		return false
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return true
 }
 
 // writeCache writes entry (atomically: cache_entry.go) and, when the root

@@ -11,9 +11,18 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
-// cacheEntry returns the one cache entry beside dir's traces.
+// testCache points the cache at a fresh folder for this test and returns
+// the root dir's inputs get.
+func testCache(t *testing.T, dir string) string {
+	t.Helper()
+	t.Setenv(CacheEnv, t.TempDir())
+	return cacheRoot(dir, "")
+}
+
+// cacheEntry returns the one cache entry of dir's traces.
 func cacheEntry(t *testing.T, dir string) string {
 	t.Helper()
+	root := testCache(t, dir)
 	in, err := expand([]string{dir})
 	if err != nil {
 		t.Fatal(err)
@@ -22,7 +31,7 @@ func cacheEntry(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(dir, CacheDirName, key)
+	return filepath.Join(root, key)
 }
 
 // TestPartialCacheEntryIsRebuilt: a run killed while writing the cache (as
@@ -60,7 +69,7 @@ func loadCachedWarning(t *testing.T, paths ...string) string {
 func TestCacheWriteLeavesNoPartialAndPrunesStaleOnes(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "rank0.json", rankDoc(0))
-	root := filepath.Join(dir, CacheDirName)
+	root := testCache(t, dir)
 	stale, fresh := filepath.Join(root, partialPrefix+"old"), filepath.Join(root, partialPrefix+"new")
 	os.MkdirAll(stale, 0o755)
 	os.MkdirAll(fresh, 0o755)

@@ -7,30 +7,35 @@ import (
 	"testing"
 )
 
-// TestCacheAvoidsReadOnlyFolders: a trace folder without write bits (as
-// ../shared is laid out) gets its cache under the user cache directory,
-// even when the tests run as root, who could write there anyway.
-func TestCacheAvoidsReadOnlyFolders(t *testing.T) {
-	traces := filepath.Join(t.TempDir(), "traces")
-	if err := os.Mkdir(traces, 0o755); err != nil {
-		t.Fatal(err)
+// TestCacheNeverWritesBesideInputs: the cache of a writable trace folder
+// lives under $TPPTRACE_CACHE, else the user cache directory, and nothing
+// is created in the folder itself; with neither place known there is no
+// cache, and a warning says so.
+func TestCacheNeverWritesBesideInputs(t *testing.T) {
+	traces := t.TempDir()
+	write(t, traces, "rank0.json", rankDoc(0))
+	xdg := filepath.Join(t.TempDir(), "xdg")
+	t.Setenv("XDG_CACHE_HOME", xdg)
+	t.Setenv(CacheEnv, "")
+	if root := cacheRoot(traces, ""); !strings.HasPrefix(root, filepath.Join(xdg, "tpptrace")) {
+		t.Errorf("cache %s, want it under %s", root, filepath.Join(xdg, "tpptrace"))
 	}
-	t.Setenv("XDG_CACHE_HOME", filepath.Join(t.TempDir(), "xdg"))
-	if err := os.Chmod(traces, 0o555); err != nil {
-		t.Fatal(err)
+	own := t.TempDir()
+	t.Setenv(CacheEnv, own)
+	if root := cacheRoot(traces, ""); !strings.HasPrefix(root, own) {
+		t.Errorf("cache %s, want it under $%s = %s", root, CacheEnv, own)
 	}
-	defer os.Chmod(traces, 0o755)
-	root := cacheRoot(traces, "")
-	if strings.HasPrefix(root, traces) {
-		t.Fatalf("cache %s is inside the read-only folder %s", root, traces)
+	loadCachedWarning(t, traces)
+	if es, _ := os.ReadDir(traces); len(es) != 1 {
+		t.Errorf("the trace folder holds %d entries after a cached load, want only its trace", len(es))
 	}
-	if _, err := os.Stat(filepath.Join(traces, CacheDirName)); !os.IsNotExist(err) {
-		t.Fatalf("nothing may be created in the read-only folder: %v", err)
+	if m, _ := filepath.Glob(filepath.Join(own, "*", "*", "manifest.json")); len(m) != 1 {
+		t.Errorf("cache entries under $%s: %v, want one", CacheEnv, m)
 	}
-	if err := os.Chmod(traces, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if got := cacheRoot(traces, ""); got != filepath.Join(traces, CacheDirName) {
-		t.Fatalf("a writable folder keeps its cache beside the traces, got %s", got)
+	t.Setenv(CacheEnv, "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	if w := loadCachedWarning(t, traces); !strings.Contains(w, "not caching") {
+		t.Errorf("without a cache directory: warnings %q, want one saying it does not cache", w)
 	}
 }

@@ -104,11 +104,12 @@ func TestLoadDataset(t *testing.T) {
 func TestLoadCachedReusesUntilInputsChange(t *testing.T) {
 	dir := t.TempDir()
 	f := write(t, dir, "rank0.json", rankDoc(0))
+	root := testCache(t, dir)
 	tr1, err := LoadCached(context.Background(), []string{dir}, source.Options{}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, _ := filepath.Glob(filepath.Join(dir, CacheDirName, "*", "manifest.json"))
+	entries, _ := filepath.Glob(filepath.Join(root, "*", "manifest.json"))
 	if len(entries) != 1 {
 		t.Fatalf("cache entries %v", entries)
 	}
@@ -125,7 +126,7 @@ func TestLoadCachedReusesUntilInputsChange(t *testing.T) {
 	if _, err := LoadCached(context.Background(), []string{dir}, source.Options{}, ""); err != nil {
 		t.Fatal(err)
 	}
-	after, _ := filepath.Glob(filepath.Join(dir, CacheDirName, "*", "manifest.json"))
+	after, _ := filepath.Glob(filepath.Join(root, "*", "manifest.json"))
 	if len(after) != 1 || after[0] == entries[0] {
 		t.Errorf("changed input did not replace the cache entry: %v -> %v", entries, after)
 	}
@@ -146,14 +147,18 @@ func TestLoadSharedDLRM(t *testing.T) {
 	}
 }
 
+// TestFileCacheIsNotReadAsInput: a cache older versions left beside a file
+// (x.json.tpptrace-cache) is not walked as input, and no new one is made.
 func TestFileCacheIsNotReadAsInput(t *testing.T) {
 	dir := t.TempDir()
 	f := write(t, dir, "rank0.json", rankDoc(0))
+	testCache(t, dir)
+	write(t, f+CacheDirName, "old/manifest.json", "{}")
 	if _, err := LoadCached(context.Background(), []string{f}, source.Options{}, ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(f + CacheDirName); err != nil {
-		t.Fatalf("no cache beside the file: %v", err)
+	if es, _ := os.ReadDir(f + CacheDirName); len(es) != 1 {
+		t.Fatalf("the load wrote beside the file: %d entries in its old cache folder", len(es))
 	}
 	tr, err := Load(context.Background(), []string{dir}, source.Options{})
 	if err != nil {

@@ -15,8 +15,6 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
-// cacheDir is the folder, beside a report, that holds its exports.
-const cacheDir = ".tpptrace-nsys"
 
 func hasRepHeader(path string) bool {
 	h, err := readHead(path, len(repMagic))
@@ -99,8 +97,9 @@ func exportRep(ctx context.Context, path string) (string, error) {
 	return out, nil
 }
 
-// cachePath names the export of path for its current size and time; the
-// folder is beside the report, or in the temp dir when that is read-only.
+// cachePath names the export of path for its current size and time, in
+// nsys/ under the cache directory (source.CacheDir), else in the temp dir;
+// never beside the report.
 func cachePath(path string) (string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -110,26 +109,18 @@ func cachePath(path string) (string, error) {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s\x00%d\x00%d", abs, fi.Size(), fi.ModTime().UnixNano())
 	name := fmt.Sprintf("%s-%016x.sqlite", baseName(path), h.Sum64())
-	for _, dir := range []string{filepath.Join(filepath.Dir(path), cacheDir), filepath.Join(os.TempDir(), "tpptrace-nsys")} {
-		if writable(dir) {
+	dirs := []string{filepath.Join(os.TempDir(), "tpptrace-nsys")}
+	if base, err := source.CacheDir(); err == nil {
+		dirs = append([]string{filepath.Join(base, "nsys")}, dirs...)
+	}
+	for _, dir := range dirs {
+		if source.Writable(dir) {
 			return filepath.Join(dir, name), nil
 		}
 	}
-	return "", errors.New("no writable folder for the SQLite export (beside the report, or the temp dir)")
+	return "", errors.New("no writable folder for the SQLite export (the cache directory or the temp dir)")
 }
 
-func writable(dir string) bool {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false
-	}
-	f, err := os.CreateTemp(dir, ".probe-*")
-	if err != nil {
-		return false
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return true
-}
 
 // runExport runs nsys export into a temporary name and renames it, so
 // that an interrupted export never looks like a cached one.

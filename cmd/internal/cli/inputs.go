@@ -24,14 +24,16 @@ import (
 // and step flags of analyze, and --sample for a bundled simulated job.
 type inputFlags struct {
 	analyzeFlags
-	sample string
-	mem    memFlag
+	sample  string
+	noCache bool
+	mem     memFlag
 }
 
 func (in *inputFlags) register(fs *flag.FlagSet) {
 	in.analyzeFlags.register(fs)
 	in.mem.register(fs)
 	fs.StringVar(&in.sample, "sample", "", "use the bundled simulated `scenario` instead of an input ('tpptrace samples list')")
+	fs.BoolVar(&in.noCache, "no-cache", false, "read the raw traces again and keep no dataset cache (the cache lives in $"+ingest.CacheEnv+" or the user cache directory, never beside the traces)")
 }
 
 // load returns the Result of the inputs and, when they hold one, the trace.
@@ -92,7 +94,11 @@ func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts a
 	var warns warnings
 	src := source.Options{StepRegex: opts.StepRegex, Warn: warns.add, MaxMemory: in.mem.bytes()}
 	stop := startProgress(env, &src)
-	t, err := ingest.LoadCached(ctx, args, src, "")
+	load := func() (*model.Trace, error) { return ingest.LoadCached(ctx, args, src, "") }
+	if in.noCache {
+		load = func() (*model.Trace, error) { return ingest.Load(ctx, args, src) }
+	}
+	t, err := load()
 	stop()
 	warns.flush(env, err)
 	if err != nil {
