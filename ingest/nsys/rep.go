@@ -15,7 +15,6 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
-
 func hasRepHeader(path string) bool {
 	h, err := readHead(path, len(repMagic))
 	return err == nil && bytes.HasPrefix(h, repMagic)
@@ -120,7 +119,6 @@ func cachePath(path string) (string, error) {
 	}
 	return "", errors.New("no writable folder for the SQLite export (the cache directory or the temp dir)")
 }
-
 
 // runExport runs nsys export into a temporary name and renames it, so
 // that an interrupted export never looks like a cached one.
