@@ -3,11 +3,11 @@
 // (model.Trace.SampleGPUs and Samples) so that analysis can join them to
 // the ranks of a trace.
 //
-// go-nvml needs cgo. The NVML code lives in files built only with cgo on
-// Linux; elsewhere OpenSystem returns ErrNoNVML and the rest of tpptrace
-// builds and runs. Without a driver, OpenSystem returns ErrNoDriver: NVML's
-// Init failed, and nothing else of NVML is called afterwards (a call after a
-// failed Init kills the process in the dynamic loader).
+// The live sampler (go-nvml, cgo) is ingest/nvml/live, which only the
+// command imports and which is built with the nvml tag; this package needs
+// no cgo. Without a driver, live.OpenSystem returns ErrNoDriver: NVML's
+// Init failed, and nothing else of NVML is called afterwards (a call after
+// a failed Init kills the process in the dynamic loader).
 //
 // Samples are written incrementally: every flush interval the rows gathered
 // so far become one complete Parquet file in "<out>.parts/", so a killed

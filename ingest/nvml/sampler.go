@@ -6,8 +6,9 @@ import (
 	"time"
 )
 
-// ErrNoNVML means this build of tpptrace has no NVML support (built without cgo).
-var ErrNoNVML = errors.New("this tpptrace was built without cgo, so it cannot load NVML; rebuild with CGO_ENABLED=1")
+// ErrNoNVML means this build of tpptrace has no NVML support (built without
+// cgo or without the nvml build tag: ingest/nvml/live).
+var ErrNoNVML = errors.New("this tpptrace was built without NVML support; rebuild it with cgo and the nvml tag: CGO_ENABLED=1 go install -tags nvml ./cmd/tpptrace")
 
 // ErrNoDriver means NVML could not be loaded: no NVIDIA driver on this machine.
 var ErrNoDriver = errors.New("NVML library (libnvidia-ml.so.1) not found: no NVIDIA driver on this machine")

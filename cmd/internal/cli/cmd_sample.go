@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/tpptrace/tpptrace/ingest/nvml"
+	"github.com/tpptrace/tpptrace/ingest/nvml/live"
 )
 
 var sampleCmd = &Command{
@@ -50,7 +51,7 @@ func runSample(ctx context.Context, env *Env, args []string) error {
 }
 
 func sampleTo(ctx context.Context, env *Env, out string, o nvml.Options) error {
-	src, err := nvml.OpenSystem()
+	src, err := live.OpenSystem()
 	if errors.Is(err, nvml.ErrNoDriver) || errors.Is(err, nvml.ErrNoNVML) {
 		return &CodeError{Code: ExitNoDevice, Msg: err.Error()}
 	}

@@ -1,8 +1,10 @@
-//go:build cgo && linux
+//go:build cgo && linux && nvml
 
-package nvml
+package live
 
 import (
+	"github.com/tpptrace/tpptrace/ingest/nvml"
+
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -34,8 +36,8 @@ type gpu struct {
 }
 
 // OpenSystem opens the machine's NVML. Without a driver it returns
-// ErrNoDriver and calls nothing else of NVML.
-func OpenSystem() (Source, error) {
+// nvml.ErrNoDriver and calls nothing else of NVML.
+func OpenSystem() (nvml.Source, error) {
 	host, _ := os.Hostname()
 	return Open(nv.New(), host)
 }
@@ -44,7 +46,7 @@ func OpenSystem() (Source, error) {
 func Open(lib nv.Interface, host string) (*Collector, error) {
 	if r := lib.Init(); r != nv.SUCCESS {
 		if r == nv.ERROR_LIBRARY_NOT_FOUND {
-			return nil, ErrNoDriver
+			return nil, nvml.ErrNoDriver
 		}
 		return nil, fmt.Errorf("NVML init: %s", r.Error())
 	}
@@ -118,18 +120,18 @@ func (c *Collector) registerEvents() {
 }
 
 // Sample takes one pass over every GPU.
-func (c *Collector) Sample(now time.Time) ([]Row, error) {
+func (c *Collector) Sample(now time.Time) ([]nvml.Row, error) {
 	c.drainEvents()
-	rows := make([]Row, 0, len(c.gpus))
+	rows := make([]nvml.Row, 0, len(c.gpus))
 	for _, g := range c.gpus {
 		rows = append(rows, c.sampleGPU(g, now))
 	}
 	return rows, nil
 }
 
-func (c *Collector) sampleGPU(g *gpu, now time.Time) Row {
+func (c *Collector) sampleGPU(g *gpu, now time.Time) nvml.Row {
 	d := g.dev
-	row := Row{Host: c.host, GPUIndex: g.index, UUID: g.uuid, BusID: g.bus, Name: g.name, TimeNs: now.UnixNano()}
+	row := nvml.Row{Host: c.host, GPUIndex: g.index, UUID: g.uuid, BusID: g.bus, Name: g.name, TimeNs: now.UnixNano()}
 	row.SMUtil, row.MemUtil = utilization(d)
 	row.SMClockMHz = u32(d.GetClockInfo(nv.CLOCK_SM))
 	row.MemClockMHz = u32(d.GetClockInfo(nv.CLOCK_MEM))

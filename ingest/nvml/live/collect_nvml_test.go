@@ -1,8 +1,10 @@
-//go:build cgo && linux
+//go:build cgo && linux && nvml
 
-package nvml
+package live
 
 import (
+	"github.com/tpptrace/tpptrace/ingest/nvml"
+
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -123,8 +125,8 @@ func TestOpenWithoutDriverCallsNothingElse(t *testing.T) {
 	// the real NVML after a failed Init kills the process.
 	lib := &mock.Interface{InitFunc: func() nv.Return { return nv.ERROR_LIBRARY_NOT_FOUND }}
 	_, err := Open(lib, "node000")
-	if !errors.Is(err, ErrNoDriver) {
-		t.Fatalf("Open without driver = %v, want ErrNoDriver", err)
+	if !errors.Is(err, nvml.ErrNoDriver) {
+		t.Fatalf("Open without driver = %v, want nvml.ErrNoDriver", err)
 	}
 	if len(lib.InitCalls()) != 1 {
 		t.Fatalf("Init called %d times", len(lib.InitCalls()))
@@ -133,7 +135,7 @@ func TestOpenWithoutDriverCallsNothingElse(t *testing.T) {
 
 func TestOpenOtherInitFailure(t *testing.T) {
 	lib := &mock.Interface{InitFunc: func() nv.Return { return nv.ERROR_NO_PERMISSION }}
-	if _, err := Open(lib, "h"); err == nil || errors.Is(err, ErrNoDriver) {
+	if _, err := Open(lib, "h"); err == nil || errors.Is(err, nvml.ErrNoDriver) {
 		t.Fatalf("want a permission error, got %v", err)
 	}
 }
@@ -159,7 +161,7 @@ func TestSampleEveryMetric(t *testing.T) {
 	if first[0].NVLinkTxKBs != -1 || first[0].GPMSMUtil != -1 {
 		t.Errorf("rates need two passes: first pass nvlink=%d gpm=%v", first[0].NVLinkTxKBs, first[0].GPMSMUtil)
 	}
-	want := Row{Host: "node007", GPUIndex: 0, UUID: "GPU-0000", BusID: "00000000:18:00.0", Name: "NVIDIA H100 80GB HBM3",
+	want := nvml.Row{Host: "node007", GPUIndex: 0, UUID: "GPU-0000", BusID: "00000000:18:00.0", Name: "NVIDIA H100 80GB HBM3",
 		TimeNs: t0.Add(500 * time.Millisecond).UnixNano(), SMUtil: 98, MemUtil: 41, SMClockMHz: 1410, MemClockMHz: 2619,
 		PowerMW: 650_000, PowerLimitMW: 700_000, TempC: 83, MemUsedBytes: 60 << 30, ClockReasons: 64,
 		PCIeTxKBs: 1200, PCIeRxKBs: 3400, NVLinkTxKBs: 1_000_000, NVLinkRxKBs: 500_000, ECCUncorrected: 2, XID: 79,

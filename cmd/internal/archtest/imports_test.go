@@ -1,0 +1,142 @@
+package archtest
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/tpptrace/tpptrace/"
+
+// rule says what the packages under dir may import from this module (by
+// prefix) and whether they may import anything outside the standard
+// library.
+type rule struct {
+	dir         string
+	may         []string
+	thirdParty  bool
+	explanation string
+}
+
+// rules is docs/ARCHITECTURE.md's table, most specific first.
+var rules = []rule{
+	{"ingest/model", nil, false, "the model is the bottom of the graph: standard library only"},
+	{"analysis/result", nil, false, "the Result is a contract: standard library only"},
+	{"report/units", nil, false, "one way to format numbers, standard library only"},
+	{"report/palette", nil, false, "one palette, standard library only"},
+	{"ingest/nvml/live", []string{"ingest/nvml"}, true, "the only package that links go-nvml"},
+	{"ingest/source", []string{"ingest/model"}, false, "shared by the format readers"},
+	{"ingest/", []string{"ingest/model", "ingest/source", "ingest/nccl/pickle"}, true, "a format reader knows its format and the model only"},
+	{"ingest", []string{"ingest/"}, true, "the dispatcher reads through the format readers"},
+	{"analysis/", []string{"ingest/model", "analysis/"}, true, "analyzers read the model only"},
+	{"analysis", []string{"ingest/model", "analysis/"}, true, "analyzers read the model only"},
+	{"report/", []string{"analysis/result", "ingest/model", "report"}, true, "views render a Result and the model; they never recompute analysis"},
+	{"report", []string{"analysis/result", "report/"}, true, "views render a Result"},
+	{"tui", []string{"analysis/result", "report/"}, true, "the TUI renders a Result through a loader, never ingest or analysis"},
+	{"samples/sampletest", []string{"ingest", "samples"}, true, "test helpers may ingest what they write"},
+	{"samples/", []string{"ingest/model", "ingest/nvml", "samples"}, true, "writers know the model and their own format"},
+	{"samples", []string{"ingest/model"}, true, "the generator yields the model"},
+	{"cmd", []string{""}, true, "the command may call everything"},
+}
+
+// TestImportRules walks every package's non-test files and holds its
+// imports to its rule.
+func TestImportRules(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	for dir, imports := range packageImports(t, root) {
+		r, ok := ruleFor(dir)
+		if !ok {
+			t.Errorf("%s: no import rule covers it; add one (docs/ARCHITECTURE.md)", dir)
+			continue
+		}
+		for _, imp := range imports {
+			if msg := r.check(dir, imp); msg != "" {
+				t.Error(msg)
+			}
+		}
+	}
+}
+
+// TestGoNVMLOnlyInLive: go-nvml (cgo) is linked by one package only.
+func TestGoNVMLOnlyInLive(t *testing.T) {
+	for dir, imports := range packageImports(t, filepath.Join("..", "..", "..")) {
+		if dir != "ingest/nvml/live" && slices.ContainsFunc(imports, func(s string) bool { return strings.Contains(s, "go-nvml") }) {
+			t.Errorf("%s imports go-nvml; only ingest/nvml/live may", dir)
+		}
+	}
+}
+
+func ruleFor(dir string) (rule, bool) {
+	for _, r := range rules {
+		if dir == r.dir || strings.HasSuffix(r.dir, "/") && strings.HasPrefix(dir, r.dir) || r.dir == "cmd" && strings.HasPrefix(dir, "cmd") {
+			return r, true
+		}
+	}
+	return rule{}, false
+}
+
+// check returns why dir may not import imp, or "".
+func (r rule) check(dir, imp string) string {
+	own, ok := strings.CutPrefix(imp, module)
+	switch {
+	case ok:
+		if own == dir || strings.HasPrefix(own, dir+"/") && r.dir != "ingest" && !strings.HasSuffix(r.dir, "/") {
+			return "" // its own sub-packages
+		}
+		for _, p := range r.may {
+			if p == "" || own == p || strings.HasSuffix(p, "/") && strings.HasPrefix(own, p) || own == strings.TrimSuffix(p, "/") ||
+				!strings.HasSuffix(p, "/") && strings.HasPrefix(own, p+"/") {
+				return ""
+			}
+		}
+		return dir + " imports " + own + ": " + r.explanation
+	case !strings.Contains(strings.Split(imp, "/")[0], "."):
+		return "" // the standard library
+	case !r.thirdParty:
+		return dir + " imports " + imp + ": " + r.explanation
+	}
+	return ""
+}
+
+// packageImports maps each package directory (relative to root) to the
+// imports of its non-test files.
+func packageImports(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && p != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(p))
+		rel = filepath.ToSlash(rel)
+		for _, s := range f.Imports {
+			imp, _ := strconv.Unquote(s.Path.Value)
+			out[rel] = append(out[rel], imp)
+		}
+		if _, ok := out[rel]; !ok {
+			out[rel] = nil
+		}
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return out
+}
