@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"image/png"
 	"io"
 	"os"
 	"path/filepath"
@@ -32,6 +33,28 @@ func TestReportOfTheBundledSample(t *testing.T) {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() < 1000 {
 			t.Errorf("%s: %v", f, err)
 		}
+	}
+	// The page and the Markdown carry the sample's diagnosis: its truth plants
+	// rank 5 slow and makes stage 3 the bottleneck.
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	page, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+	for _, want := range []string{"slow rank: rank 5", "stage imbalance: stage 3", "1f1b"} {
+		if !strings.Contains(string(md), want) || !strings.Contains(string(page), want) {
+			t.Errorf("the report does not say %q", want)
+		}
+	}
+	f, err := os.Open(filepath.Join(dir, "figures", "timeline.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil || img.Bounds().Dx() < 400 || img.Bounds().Dy() < 200 {
+		t.Errorf("timeline.png is no picture of a timeline: %v", err)
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, "figures", "comms.svg"))
+	if !strings.Contains(string(svg), "<svg") {
+		t.Error("comms.svg is not SVG")
 	}
 }
 
