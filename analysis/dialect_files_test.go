@@ -6,6 +6,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/nsysw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
@@ -38,6 +39,30 @@ func TestDialectsThroughKinetoFiles(t *testing.T) {
 				return // phases from transfers alone: the forward/backward split is not exact (docs/analysis.md)
 			}
 			analysis.CheckStagePhases(t, res, job.Truth)
+		})
+	}
+}
+
+// TestRealNsysDialectSchedules: scenarios written as plain nsys records
+// them (communicator hashes, NCCL payloads, train_step ranges, no PyTorch
+// ranges) give the truth's layout, schedule and m, with phases from the
+// PP transfers, and every rank's bubble within 0.01.
+func TestRealNsysDialectSchedules(t *testing.T) {
+	for _, name := range []string{"default", "balanced-gpipe", "interleaved", "slow-last-stage", "cp2"} {
+		t.Run(name, func(t *testing.T) {
+			res, tr := nsysRealCase(t, name, nsysw.Options{Dialect: nsysw.DialectReal})
+			l := res.Layout
+			if l.TP != tr.TP || l.PP != tr.PP || l.DP != tr.DP || max(l.CP, 1) != max(tr.CP, 1) {
+				t.Errorf("layout %+v, want TP%d PP%d DP%d CP%d", l, tr.TP, tr.PP, tr.DP, tr.CP)
+			}
+			if res.Schedule != tr.Schedule || res.Microbatches != tr.Microbatches || tr.VirtualStages > 1 && res.VirtualStages != tr.VirtualStages {
+				t.Errorf("schedule %s m=%d v=%d, want %s m=%d v=%d", res.Schedule, res.Microbatches, res.VirtualStages, tr.Schedule, tr.Microbatches, tr.VirtualStages)
+			}
+			for i, want := range tr.Ranks {
+				if d := res.Ranks[i].BubbleFraction - want.BubbleFraction; d > 0.01 || d < -0.01 {
+					t.Errorf("rank %d: bubble fraction %.4f, want %.4f", want.Rank, res.Ranks[i].BubbleFraction, want.BubbleFraction)
+				}
+			}
 		})
 	}
 }
