@@ -3,6 +3,7 @@ package dataset
 import (
 	"errors"
 	"fmt"
+	"github.com/tpptrace/tpptrace/ingest/pqsafe"
 	"io"
 
 	"github.com/parquet-go/parquet-go"
@@ -25,7 +26,7 @@ func decodeColumns(pf *parquet.File, r int32, capacity int, withColls bool) (*ch
 	if withColls {
 		cc = &collColumns{}
 	}
-	err := guard(func() error {
+	err := pqsafe.Guard(func() error {
 		for _, rg := range pf.RowGroups() {
 			if err := c.readRowGroup(pf.Schema(), rg, &kindIDs, &kindNames); err != nil {
 				return err

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/tpptrace/tpptrace/ingest/pqsafe"
 	"io"
 	"os"
 	"path/filepath"
@@ -144,7 +145,7 @@ func eachRows(r io.ReaderAt, size int64, fn func([]Row, int64)) error {
 		return errors.New("not a tpptrace GPU samples file (no tpptrace.kind=nvml-samples metadata)")
 	}
 	fn(nil, min(pf.NumRows(), 64*size)) // the footer's count, bounded by what the file can hold
-	return guard(func() error { return readBatches(pf, func(b []Row) { fn(b, 0) }) })
+	return pqsafe.Guard(func() error { return readBatches(pf, func(b []Row) { fn(b, 0) }) })
 }
 
 // readBatches calls fn with the rows of pf in batches of 8192, reusing
@@ -178,7 +179,7 @@ func openSamples(r io.ReaderAt, size int64) (*parquet.File, error) {
 		return nil, errors.New("not a readable Parquet file: no footer that fits (truncated?)")
 	}
 	var pf *parquet.File
-	err := guard(func() (err error) {
+	err := pqsafe.Guard(func() (err error) {
 		pf, err = parquet.OpenFile(r, size)
 		return err
 	})
@@ -186,17 +187,6 @@ func openSamples(r io.ReaderAt, size int64) (*parquet.File, error) {
 		return nil, fmt.Errorf("not a readable Parquet file: %w", err)
 	}
 	return pf, nil
-}
-
-// guard runs a parquet-go call that may panic on corrupt data and turns
-// the panic into an error (as ingest/dataset does): bad input never crashes.
-func guard(fn func() error) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("corrupt parquet data: %v", p)
-		}
-	}()
-	return fn()
 }
 
 // WriteFile writes rows as one complete Parquet samples file.

@@ -3,6 +3,7 @@ package optable
 import (
 	"errors"
 	"fmt"
+	"github.com/tpptrace/tpptrace/ingest/pqsafe"
 	"io"
 	"os"
 	"path/filepath"
@@ -63,14 +64,14 @@ func Read(r io.ReaderAt, size int64) (t *model.OpTable, err error) {
 			t, err = nil, fmt.Errorf("not a readable parquet file: %v", p)
 		}
 	}()
-	if err := checkFooter(r, size); err != nil {
+	if err := pqsafe.CheckFooter(r, size); err != nil {
 		return nil, fmt.Errorf("not a readable parquet file: %w", err)
 	}
 	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return nil, fmt.Errorf("not a readable parquet file: %w", err)
 	}
-	if err := checkChunks(pf.Metadata()); err != nil {
+	if err := pqsafe.CheckChunks(pf.Metadata(), size); err != nil {
 		return nil, fmt.Errorf("not a readable parquet file: %w", err)
 	}
 	if err := checkColumns(pf.Schema()); err != nil {
