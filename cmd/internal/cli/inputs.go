@@ -23,6 +23,13 @@ import (
 type inputFlags struct {
 	analyzeFlags
 	sample string
+
+	// For the TUI: where reading and analysis report progress instead of
+	// stderr, and whether load keeps the analysis's Detail.
+	onRead     func(done, total int64)
+	onStep     func(step string)
+	keepDetail bool
+	detail     *analysis.Detail
 }
 
 func (in *inputFlags) register(fs *flag.FlagSet) {
@@ -58,7 +65,15 @@ func (in *inputFlags) load(ctx context.Context, env *Env, args []string) (*resul
 	}
 	var stop func()
 	opts.Progress, stop = analysisProgress(env)
-	r, err := analysis.Analyze(ctx, t, opts)
+	if in.onStep != nil {
+		opts.Progress = in.onStep
+	}
+	var r *result.Result
+	if in.keepDetail {
+		r, in.detail, err = analysis.AnalyzeDetail(ctx, t, opts)
+	} else {
+		r, err = analysis.Analyze(ctx, t, opts)
+	}
 	stop()
 	return r, t, err
 }
@@ -80,6 +95,9 @@ func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts a
 	var warns warnings
 	src := source.Options{StepRegex: opts.StepRegex, Warn: warns.add}
 	stop := startProgress(env, &src)
+	if in.onRead != nil {
+		src.Progress = in.onRead
+	}
 	t, err := ingest.LoadCached(ctx, args, src, "")
 	stop()
 	warns.flush(env, err)

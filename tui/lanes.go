@@ -1,0 +1,207 @@
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/palette"
+	"github.com/tpptrace/tpptrace/tui/events"
+)
+
+// catIndex numbers the palette's categories for per-cell sums.
+var catIndex = func() map[string]int {
+	m := map[string]int{}
+	for i, c := range palette.Categories {
+		m[c] = i
+	}
+	return m
+}()
+
+// exposed are the categories of communication with no compute under it:
+// a cell they touch shows them, so that compute never hides them.
+var exposed = func() []bool {
+	e := make([]bool, len(palette.Categories))
+	for _, c := range []string{palette.TPExposed, palette.PPExposed, palette.DPExposed, palette.CPExposed, palette.EPExposed, palette.A2AExposed} {
+		e[catIndex[c]] = true
+	}
+	return e
+}()
+
+// laneLines draws the visible rows: stage headers and lanes.
+func (t *timeline) laneLines() []string {
+	n := t.laneRows()
+	out := make([]string, 0, n)
+	for i := t.top; i < len(t.rows) && i < t.top+n; i++ {
+		r := t.rows[i]
+		if r.rank < 0 {
+			out = append(out, t.c.Styles.Header.Render(t.stageHeader(r.stage)))
+			continue
+		}
+		out = append(out, t.laneLine(r, i == t.row))
+	}
+	return out
+}
+
+func (t *timeline) stageHeader(stage int) string {
+	if noPipeline(t.c.Res) {
+		return "ranks"
+	}
+	return fmt.Sprintf("stage %d", stage)
+}
+
+func (t *timeline) laneLine(r laneRow, selected bool) string {
+	label := fmt.Sprintf(" r%-*d", labelWidth-3, r.rank)
+	if selected {
+		label = t.c.Styles.Selected.Render(fmt.Sprintf("▸r%-*d", labelWidth-3, r.rank))
+	}
+	cats := bucket(r.segs, t.from, t.from+t.span, t.cells())
+	marks := t.marks(r.rank, selected)
+	return label + " " + t.paint(cats, marks)
+}
+
+// marks flags the cells of the selected event (2) and of search matches (1).
+func (t *timeline) marks(rank int, selected bool) []byte {
+	if t.c.Data == nil || (!selected && t.search.re == nil) {
+		return nil
+	}
+	lane := t.c.Data.Lane(rank)
+	if lane == nil {
+		return nil
+	}
+	n := t.cells()
+	m := make([]byte, n)
+	if t.search.re != nil {
+		lo, hi := lane.Window(t.from, t.from+t.span)
+		for i := lo; i < hi; i++ {
+			if t.search.match(t.c.Data, lane, i) {
+				t.mark(m, lane, i, 1)
+			}
+		}
+	}
+	if selected && t.ev >= 0 && t.ev < lane.Len() {
+		t.mark(m, lane, t.ev, 2)
+	}
+	return m
+}
+
+func (t *timeline) mark(m []byte, lane *events.Lane, i int, v byte) {
+	a, b := t.cellOf(lane.Start[i]), t.cellOf(lane.Start[i]+lane.Dur[i])
+	for c := max(a, 0); c <= min(b, len(m)-1); c++ {
+		m[c] = max(m[c], v)
+	}
+}
+
+// cellOf is the cell holding instant ns (may be outside 0..cells-1).
+func (t *timeline) cellOf(ns int64) int {
+	return int(float64(ns-t.from) * float64(t.cells()) / float64(t.span))
+}
+
+// paint renders the cells, one style call per run of equal cells.
+func (t *timeline) paint(cats []int, marks []byte) string {
+	var b strings.Builder
+	for i := 0; i < len(cats); {
+		j := i
+		for j < len(cats) && cats[j] == cats[i] && markAt(marks, j) == markAt(marks, i) {
+			j++
+		}
+		cat := palette.Categories[cats[i]]
+		st := t.c.Styles.Category[cat]
+		switch markAt(marks, i) {
+		case 1:
+			st = st.Underline(true).Bold(true)
+		case 2:
+			st = st.Reverse(true)
+		}
+		b.WriteString(render(st, strings.Repeat(string(glyphs[cat]), j-i)))
+		i = j
+	}
+	return b.String()
+}
+
+func render(st lipgloss.Style, s string) string { return st.Render(s) }
+
+func markAt(m []byte, i int) byte {
+	if m == nil {
+		return 0
+	}
+	return m[i]
+}
+
+// bucket returns, for each of n cells of [from, to), the index in
+// palette.Categories of the category it shows: the one covering most of
+// it (idle when nothing does), except that a run of exposed communication
+// that would win no cell takes the cell it covers most: compute never
+// hides it, at any zoom. It walks only the segments overlapping [from, to).
+func bucket(segs []result.Segment, from, to int64, n int) []int {
+	nc := len(palette.Categories)
+	cover := make([]int64, n*nc)
+	width := float64(to-from) / float64(n)
+	var keep []kept
+	lo := sort.Search(len(segs), func(i int) bool { return segs[i].EndNs > from })
+	for _, s := range segs[lo:] {
+		if s.StartNs >= to {
+			break
+		}
+		cat, a, b := catIndex[s.Category], max(s.StartNs, from), min(s.EndNs, to)
+		k := kept{cat: cat, cell: -1}
+		for a < b {
+			i := min(int(float64(a-from)/width), n-1)
+			end := min(b, max(from+int64(float64(i+1)*width), a+1))
+			cover[i*nc+cat] += end - a
+			if end-a > k.ns {
+				k.cell, k.ns = i, end-a
+			}
+			a = end
+		}
+		if exposed[cat] && k.cell >= 0 {
+			keep = append(keep, k)
+		}
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = dominant(cover[i*nc : (i+1)*nc])
+	}
+	for _, k := range keep {
+		if !exposed[out[k.cell]] {
+			out[k.cell] = k.cat
+		}
+	}
+	return out
+}
+
+// kept is an exposed run's category and the cell it covers most.
+type kept struct {
+	cat, cell int
+	ns        int64
+}
+
+func dominant(cov []int64) int {
+	best, bestNs := catIndex[palette.Idle], int64(0)
+	for c, ns := range cov {
+		if ns > bestNs {
+			best, bestNs = c, ns
+		}
+	}
+	return best
+}
+
+func legend(c *Common) string {
+	var parts []string
+	cats := []string{palette.Compute, palette.TPExposed, palette.TP, palette.PPExposed, palette.PP, palette.DPExposed, palette.DP}
+	if noPipeline(c.Res) {
+		cats = []string{palette.Compute, palette.TPExposed, palette.TP, palette.DPExposed, palette.DP, palette.A2AExposed, palette.A2A}
+	}
+	for _, cat := range cats {
+		parts = append(parts, c.Styles.Category[cat].Render(string(glyphs[cat]))+" "+cat)
+	}
+	if noPipeline(c.Res) {
+		return strings.Join(append(parts, "' ' idle"), "  ")
+	}
+	parts = append(parts, c.Styles.Category[palette.PPWait].Render(string(glyphs[palette.PPWait]))+
+		c.Styles.Category[palette.Bubble].Render(string(glyphs[palette.Bubble]))+" bubble (PP wait, idle)")
+	return strings.Join(parts, "  ")
+}
