@@ -8,7 +8,7 @@ type KeyMap struct {
 	Next, Prev, Up, Down, Left, Right, ZoomIn, ZoomOut, Sort, Quit key.Binding
 
 	StepPrev, StepNext, Fit, ZoomEvent, EventPrev, EventNext, Peer key.Binding
-	Search, SearchNext, SearchPrev, Jump, Clear, Help             key.Binding
+	Search, SearchNext, SearchPrev, Jump, Clear, Help              key.Binding
 }
 
 // DefaultKeys is the default key map.

@@ -31,6 +31,10 @@ var exposed = func() []bool {
 	return e
 }()
 
+// halfGlyph draws a compute cell with exposed communication inside it: the
+// upper half in compute's colour, the lower half in the communication's.
+const halfGlyph = "▄"
+
 // laneLines draws the visible rows: stage headers and lanes.
 func (t *timeline) laneLines() []string {
 	n := t.laneRows()
@@ -101,22 +105,25 @@ func (t *timeline) cellOf(ns int64) int {
 }
 
 // paint renders the cells, one style call per run of equal cells.
-func (t *timeline) paint(cats []int, marks []byte) string {
+func (t *timeline) paint(cells []cell, marks []byte) string {
 	var b strings.Builder
-	for i := 0; i < len(cats); {
+	for i := 0; i < len(cells); {
 		j := i
-		for j < len(cats) && cats[j] == cats[i] && markAt(marks, j) == markAt(marks, i) {
+		for j < len(cells) && cells[j] == cells[i] && markAt(marks, j) == markAt(marks, i) {
 			j++
 		}
-		cat := palette.Categories[cats[i]]
+		cat, glyph := palette.Categories[cells[i].cat], string(glyphs[palette.Categories[cells[i].cat]])
 		st := t.c.Styles.Category[cat]
+		if u := cells[i].under; u >= 0 {
+			st, glyph = t.c.Styles.Category[palette.Categories[u]].Background(asColor(palette.Color(cat))), halfGlyph
+		}
 		switch markAt(marks, i) {
 		case 1:
 			st = st.Underline(true).Bold(true)
 		case 2:
 			st = st.Reverse(true)
 		}
-		b.WriteString(render(st, strings.Repeat(string(glyphs[cat]), j-i)))
+		b.WriteString(render(st, strings.Repeat(glyph, j-i)))
 		i = j
 	}
 	return b.String()
@@ -131,52 +138,49 @@ func markAt(m []byte, i int) byte {
 	return m[i]
 }
 
-// bucket returns, for each of n cells of [from, to), the index in
-// palette.Categories of the category it shows: the one covering most of
-// it (idle when nothing does), except that a run of exposed communication
-// that would win no cell takes the cell it covers most: compute never
-// hides it, at any zoom. It walks only the segments overlapping [from, to).
-func bucket(segs []result.Segment, from, to int64, n int) []int {
+// cell is what one lane cell shows: the category covering most of it and,
+// when that is compute, the exposed communication inside it (-1 none),
+// drawn in the cell's lower half so that compute never hides it.
+type cell struct{ cat, under int }
+
+// bucket returns the n cells of [from, to); cells nothing covers are idle.
+// It walks only the segments overlapping [from, to).
+func bucket(segs []result.Segment, from, to int64, n int) []cell {
 	nc := len(palette.Categories)
 	cover := make([]int64, n*nc)
 	width := float64(to-from) / float64(n)
-	var keep []kept
 	lo := sort.Search(len(segs), func(i int) bool { return segs[i].EndNs > from })
 	for _, s := range segs[lo:] {
 		if s.StartNs >= to {
 			break
 		}
 		cat, a, b := catIndex[s.Category], max(s.StartNs, from), min(s.EndNs, to)
-		k := kept{cat: cat, cell: -1}
 		for a < b {
 			i := min(int(float64(a-from)/width), n-1)
 			end := min(b, max(from+int64(float64(i+1)*width), a+1))
 			cover[i*nc+cat] += end - a
-			if end-a > k.ns {
-				k.cell, k.ns = i, end-a
-			}
 			a = end
 		}
-		if exposed[cat] && k.cell >= 0 {
-			keep = append(keep, k)
-		}
 	}
-	out := make([]int, n)
+	out := make([]cell, n)
 	for i := range out {
-		out[i] = dominant(cover[i*nc : (i+1)*nc])
-	}
-	for _, k := range keep {
-		if !exposed[out[k.cell]] {
-			out[k.cell] = k.cat
-		}
+		out[i] = pick(cover[i*nc : (i+1)*nc])
 	}
 	return out
 }
 
-// kept is an exposed run's category and the cell it covers most.
-type kept struct {
-	cat, cell int
-	ns        int64
+func pick(cov []int64) cell {
+	c := cell{cat: dominant(cov), under: -1}
+	if c.cat != catIndex[palette.Compute] {
+		return c
+	}
+	var ns int64
+	for k, v := range cov {
+		if exposed[k] && v > ns {
+			c.under, ns = k, v
+		}
+	}
+	return c
 }
 
 func dominant(cov []int64) int {
@@ -199,9 +203,9 @@ func legend(c *Common) string {
 		parts = append(parts, c.Styles.Category[cat].Render(string(glyphs[cat]))+" "+cat)
 	}
 	if noPipeline(c.Res) {
-		return strings.Join(append(parts, "' ' idle"), "  ")
+		return strings.Join(append(parts, halfGlyph+" compute over exposed comm", "' ' idle"), "  ")
 	}
-	parts = append(parts, c.Styles.Category[palette.PPWait].Render(string(glyphs[palette.PPWait]))+
+	parts = append(parts, halfGlyph+" compute over exposed comm", c.Styles.Category[palette.PPWait].Render(string(glyphs[palette.PPWait]))+
 		c.Styles.Category[palette.Bubble].Render(string(glyphs[palette.Bubble]))+" bubble (PP wait, idle)")
 	return strings.Join(parts, "  ")
 }

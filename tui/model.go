@@ -83,7 +83,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case LoadedMsg:
 		m.setResult(msg.Res, msg.Data)
 	case LoadErrMsg:
-		m.err = msg.Err
+		if m.ctx.Err() == nil { // not the load the user cancelled
+			m.err = msg.Err
+		}
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.MouseMsg:

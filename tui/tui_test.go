@@ -3,10 +3,10 @@ package tui
 import (
 	"bytes"
 	"context"
-	"sync"
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -68,6 +68,8 @@ func press(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyTab}
 	case "down":
 		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 	case "enter":
 		return tea.KeyPressMsg{Code: tea.KeyEnter}
 	case "esc":
@@ -137,12 +139,16 @@ func TestBucketPicksDominantCategory(t *testing.T) {
 		{StartNs: 197, EndNs: 199, Category: "dp_exposed"},
 	}
 	got := bucket(segs, 0, 200, 4)
-	// cell 0: 30 ns compute beats 20 ns TP, shown in cell 1; cell 3: 2 ns
-	// of exposed DP would win no cell, so compute does not hide it
-	want := []string{"compute", "tp_exposed", "bubble", "dp_exposed"}
+	// cells 0 and 3: compute covers most, the exposed TP and DP inside
+	// them are drawn under it, never hidden
+	want := []string{"compute/tp_exposed", "tp_exposed", "bubble", "compute/dp_exposed"}
 	for i := range want {
-		if palette.Categories[got[i]] != want[i] {
-			t.Fatalf("bucket = %v, want %v", got, want)
+		name := palette.Categories[got[i].cat]
+		if got[i].under >= 0 {
+			name += "/" + palette.Categories[got[i].under]
+		}
+		if name != want[i] {
+			t.Fatalf("cell %d = %s, want %v", i, name, want)
 		}
 	}
 }
