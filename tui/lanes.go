@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"github.com/tpptrace/tpptrace/tui/events"
@@ -104,7 +102,8 @@ func (t *timeline) cellOf(ns int64) int {
 	return int(float64(ns-t.from) * float64(t.cells()) / float64(t.span))
 }
 
-// paint renders the cells, one style call per run of equal cells.
+// paint renders the cells: one escape sequence per run of equal cells,
+// taken from a cache of the styled run ends.
 func (t *timeline) paint(cells []cell, marks []byte) string {
 	var b strings.Builder
 	for i := 0; i < len(cells); {
@@ -112,24 +111,49 @@ func (t *timeline) paint(cells []cell, marks []byte) string {
 		for j < len(cells) && cells[j] == cells[i] && markAt(marks, j) == markAt(marks, i) {
 			j++
 		}
-		cat, glyph := palette.Categories[cells[i].cat], string(glyphs[palette.Categories[cells[i].cat]])
-		st := t.c.Styles.Category[cat]
-		if u := cells[i].under; u >= 0 {
-			st, glyph = t.c.Styles.Category[palette.Categories[u]].Background(asColor(palette.Color(cat))), halfGlyph
+		st := t.cellStyle(cells[i], markAt(marks, i))
+		b.WriteString(st.open)
+		for range j - i {
+			b.WriteString(st.glyph)
 		}
-		switch markAt(marks, i) {
-		case 1:
-			st = st.Underline(true).Bold(true)
-		case 2:
-			st = st.Reverse(true)
-		}
-		b.WriteString(render(st, strings.Repeat(glyph, j-i)))
+		b.WriteString(st.close)
 		i = j
 	}
 	return b.String()
 }
 
-func render(st lipgloss.Style, s string) string { return st.Render(s) }
+// runStyle is a styled run's opening and closing sequences and its glyph.
+type runStyle struct{ open, glyph, close string }
+
+type styleKey struct {
+	c    cell
+	mark byte
+}
+
+// cellStyle is the cached style of cells like c with mark.
+func (t *timeline) cellStyle(c cell, mark byte) runStyle {
+	k := styleKey{c, mark}
+	if st, ok := t.styleCache[k]; ok {
+		return st
+	}
+	cat := palette.Categories[c.cat]
+	st, glyph := t.c.Styles.Category[cat], string(glyphs[cat])
+	if c.under >= 0 {
+		st, glyph = t.c.Styles.Category[palette.Categories[c.under]].Background(asColor(palette.Color(cat))), halfGlyph
+	}
+	switch mark {
+	case 1:
+		st = st.Underline(true).Bold(true)
+	case 2:
+		st = st.Reverse(true)
+	}
+	open, close, _ := strings.Cut(st.Render("\x00"), "\x00")
+	if t.styleCache == nil {
+		t.styleCache = map[styleKey]runStyle{}
+	}
+	t.styleCache[k] = runStyle{open, glyph, close}
+	return t.styleCache[k]
+}
 
 func markAt(m []byte, i int) byte {
 	if m == nil {

@@ -28,6 +28,7 @@ type timeline struct {
 	only       map[int]bool
 	rows       []laneRow // lanes and stage headers of the step, filtered
 	search     search
+	styleCache map[styleKey]runStyle
 }
 
 // laneRow is a stage header (rank -1) or one rank's lane.

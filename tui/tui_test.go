@@ -111,21 +111,29 @@ func TestRanksSortedGolden(t *testing.T) {
 func TestFindingsGolden(t *testing.T) { golden(t, "tab", "tab", "tab", "down") }
 
 func TestScreenFitsTerminal(t *testing.T) {
-	for _, sz := range sizes {
-		m := NewLoaded(fixture.Result(fixture.Large()), nil)
-		m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
-		for tab := 0; tab < 4; tab++ {
-			screen := ansi.Strip(m.Render())
-			lines := strings.Split(screen, "\n")
-			if len(lines) > sz.h {
-				t.Errorf("%dx%d pane %d: %d lines", sz.w, sz.h, tab, len(lines))
-			}
-			for _, l := range lines {
-				if ansi.StringWidth(l) > sz.w {
-					t.Errorf("%dx%d pane %d: line wider than the terminal: %q", sz.w, sz.h, tab, l)
+	res, data := analysed()
+	for _, sz := range append(sizes, struct{ w, h int }{MinWidth, MinHeight}) {
+		for _, m := range []*Model{NewLoaded(fixture.Result(fixture.Large()), nil), NewLoaded(res, data, WithBaseline(res, "base.json"))} {
+			m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+			for tab := range len(m.panes) + 1 {
+				if tab == len(m.panes) {
+					m.Update(press("?"))
 				}
+				screenFits(t, ansi.Strip(m.Render()), sz.w, sz.h, tab)
+				m.Update(press("tab"))
 			}
-			m.Update(press("tab"))
+		}
+	}
+}
+
+func screenFits(t *testing.T, screen string, w, h, tab int) {
+	lines := strings.Split(screen, "\n")
+	if len(lines) > h {
+		t.Errorf("%dx%d pane %d: %d lines", w, h, tab, len(lines))
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) > w {
+			t.Errorf("%dx%d pane %d: line wider than the terminal: %q", w, h, tab, l)
 		}
 	}
 }
