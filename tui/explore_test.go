@@ -22,9 +22,12 @@ import (
 
 // The interactions of docs/tui.md, each a golden at 80×24 and 160×45.
 
-func TestStepChangeGolden(t *testing.T)  { golden(t, "tab", "]") }
-func TestHelpGolden(t *testing.T)        { golden(t, "?") }
-func TestFindingJumpGolden(t *testing.T) { golden(t, "tab", "tab", "tab", "down", "enter") }
+func TestStepChangeGolden(t *testing.T) { golden(t, "tab", "]") }
+func TestHelpGolden(t *testing.T)       { golden(t, "?") }
+func TestFindingJumpGolden(t *testing.T) {
+	res, data := analysed()
+	goldenWait(t, func() *Model { return NewLoaded(res, data) }, "1 of 16 ranks", "tab", "tab", "tab", "down", "enter")
+}
 
 // TestCollectiveDetailGolden: rank 5 (the slow one) selected, the first TP
 // all-reduce found by search, its members with their waits.
@@ -216,5 +219,46 @@ func TestFindingJumpFiltersItsRanks(t *testing.T) {
 	slices.Sort(ranks)
 	if !slices.Equal(ranks, want) {
 		t.Fatalf("timeline lanes %v, want the finding's ranks %v", ranks, want)
+	}
+}
+
+func TestSubLanesGolden(t *testing.T) {
+	golden(t, "tab", "j", "j", "j", "j", "j", "e", "+", "+", "+")
+}
+
+func TestFilterGolden(t *testing.T) { golden(t, "tab", "f", "type:s1 TP", "enter") }
+
+// TestFilterParses: ranges, single ranks and stages add up; a class names
+// the one sub-lane shown; anything else is an error.
+func TestFilterParses(t *testing.T) {
+	stage := func(s int) []int { return []int{4 * s, 4*s + 1} }
+	only, class, err := parseFilter("0-2,9 s3 dp", stage)
+	if err != nil || class != "DP" || len(only) != 6 || !only[2] || !only[9] || !only[13] || only[3] {
+		t.Fatalf("only %v class %q err %v", only, class, err)
+	}
+	if _, _, err := parseFilter("3-1", stage); err == nil {
+		t.Fatal("3-1 accepted")
+	}
+}
+
+// TestMouseSelectsAndZooms: a click on rank 4's lane selects it and the
+// event under the pointer; the wheel zooms in at the pointer.
+func TestMouseSelectsAndZooms(t *testing.T) {
+	m, tl := loaded(t)
+	y := 2 + headRows + slices.IndexFunc(tl.rows, func(r laneRow) bool { return r.lane() && r.rank == 4 })
+	x := labelWidth + tl.cells()/2
+	m.Update(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
+	if tl.rank() != 4 || tl.ev < 0 {
+		t.Fatalf("after a click on rank 4's lane: rank %d event %d", tl.rank(), tl.ev)
+	}
+	at := tl.instant(x)
+	l := tl.lane()
+	if l.Start[tl.ev] > at+tl.span/int64(tl.cells()) || l.Start[tl.ev]+l.Dur[tl.ev] < at-tl.span/int64(tl.cells()) {
+		t.Errorf("selected event [%d, %d) is not under the pointer at %d", l.Start[tl.ev], l.Start[tl.ev]+l.Dur[tl.ev], at)
+	}
+	span := tl.span
+	m.Update(tea.MouseWheelMsg{X: x, Y: y, Button: tea.MouseWheelUp})
+	if tl.span != span/2 || tl.instant(x)-at > tl.span/int64(tl.cells()) || at-tl.instant(x) > tl.span/int64(tl.cells()) {
+		t.Errorf("wheel: span %d → %d, instant under the pointer %d → %d", span, tl.span, at, tl.instant(x))
 	}
 }

@@ -39,8 +39,12 @@ func (t *timeline) laneLines() []string {
 	out := make([]string, 0, n)
 	for i := t.top; i < len(t.rows) && i < t.top+n; i++ {
 		r := t.rows[i]
-		if r.rank < 0 {
+		switch {
+		case r.rank < 0:
 			out = append(out, t.c.Styles.Header.Render(t.stageHeader(r.stage)))
+			continue
+		case r.sub != "":
+			out = append(out, t.subLine(r))
 			continue
 		}
 		out = append(out, t.laneLine(r, i == t.row))

@@ -35,7 +35,7 @@ func (t *timeline) click(m tea.Mouse) {
 	if m.Button != tea.MouseLeft || m.Y < headRows || row >= len(t.rows) || row >= t.top+t.laneRows() || t.rows[row].rank < 0 {
 		return
 	}
-	t.row = row
+	t.row = t.rowOf(t.rows[row].rank)
 	t.ev = t.eventAt(t.instant(m.X))
 }
 

@@ -39,7 +39,7 @@ func (s search) status() string {
 }
 
 // Capturing tells the model that typed keys belong to the search.
-func (t *timeline) Capturing() bool { return t.search.editing }
+func (t *timeline) Capturing() bool { return t.search.editing || t.filter.editing }
 
 func (t *timeline) editSearch(k tea.KeyPressMsg) {
 	s := &t.search

@@ -29,13 +29,22 @@ type timeline struct {
 	rows       []laneRow // lanes and stage headers of the step, filtered
 	search     search
 	styleCache map[styleKey]runStyle
+	expanded   map[int]bool // ranks whose stream sub-lanes show
+	expandAll  bool
+	classCache map[int][]string
+	filter     filter
 }
 
-// laneRow is a stage header (rank -1) or one rank's lane.
+// laneRow is a stage header (rank -1), one rank's lane, or one of its
+// stream sub-lanes (sub names the class).
 type laneRow struct {
 	rank, stage int
 	segs        []result.Segment
+	sub         string
 }
+
+// lane reports whether the row is a rank's (selectable) lane.
+func (r laneRow) lane() bool { return r.rank >= 0 && r.sub == "" }
 
 const labelWidth = 9
 
@@ -84,7 +93,7 @@ func (t *timeline) setStep(i int) {
 	}
 	t.from = tl.StartNs + rel
 	rank := t.rank()
-	t.rows = groupRows(tl, t.only)
+	t.rows = t.withSubRows(groupRows(tl, t.only))
 	t.row = t.rowOf(rank)
 	t.clamp()
 	t.ev = t.nearest()
@@ -111,6 +120,21 @@ func groupRows(tl *result.Timeline, only map[int]bool) []laneRow {
 	return out
 }
 
+// withSubRows adds the sub-lanes of expanded ranks after their lanes.
+func (t *timeline) withSubRows(rows []laneRow) []laneRow {
+	if t.c.Data == nil || (!t.expandAll && len(t.expanded) == 0 && t.filter.class == "") {
+		return rows
+	}
+	out := make([]laneRow, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, r)
+		if r.lane() {
+			out = append(out, t.subRows(r)...)
+		}
+	}
+	return out
+}
+
 // rank is the selected lane's rank (-1 when none).
 func (t *timeline) rank() int {
 	if t.row < 0 || t.row >= len(t.rows) {
@@ -123,10 +147,10 @@ func (t *timeline) rank() int {
 func (t *timeline) rowOf(rank int) int {
 	first := -1
 	for i, r := range t.rows {
-		if r.rank == rank && rank >= 0 {
+		if r.lane() && r.rank == rank {
 			return i
 		}
-		if first < 0 && r.rank >= 0 {
+		if first < 0 && r.lane() {
 			first = i
 		}
 	}
@@ -149,6 +173,10 @@ func (t *timeline) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case tea.KeyPressMsg:
 		if t.search.editing {
 			t.editSearch(msg)
+			return t, nil
+		}
+		if t.filter.editing {
+			t.editFilter(msg)
 			return t, nil
 		}
 		t.key(msg)
@@ -205,8 +233,14 @@ func (t *timeline) eventKey(k tea.KeyPressMsg) {
 		t.nextMatch(1)
 	case key.Matches(k, keys.SearchPrev):
 		t.nextMatch(-1)
+	case key.Matches(k, keys.Expand):
+		t.toggle(false)
+	case key.Matches(k, keys.ExpandAll):
+		t.toggle(true)
+	case key.Matches(k, keys.Filter):
+		t.filter = filter{editing: true, class: t.filter.class}
 	case key.Matches(k, keys.Clear):
-		t.search, t.only = search{}, nil
+		t.search, t.only, t.filter = search{}, nil, filter{}
 		t.setStep(t.step)
 	}
 }
@@ -214,7 +248,7 @@ func (t *timeline) eventKey(k tea.KeyPressMsg) {
 // moveRow moves the selection d lanes, skipping stage headers.
 func (t *timeline) moveRow(d int) {
 	for i := t.row + d; i >= 0 && i < len(t.rows); i += d {
-		if t.rows[i].rank >= 0 {
+		if t.rows[i].lane() {
 			t.row = i
 			break
 		}
@@ -346,5 +380,5 @@ func (t *timeline) headLine(tl *result.Timeline) string {
 	if t.only != nil {
 		s += fmt.Sprintf(" · %d of %d ranks (esc: all)", len(t.only), len(tl.Rows))
 	}
-	return s + t.search.status()
+	return s + t.search.status() + t.filter.status()
 }

@@ -86,6 +86,12 @@ func golden(t *testing.T, keys ...string) {
 }
 
 func goldenModel(t *testing.T, model func() *Model, keys ...string) {
+	goldenWait(t, model, "", keys...)
+}
+
+// goldenWait is goldenModel that waits, before quitting, for the screen to
+// show wait (the answer to a command the keys started).
+func goldenWait(t *testing.T, model func() *Model, wait string, keys ...string) {
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			tm := teatest.NewTestModel(t, model(),
@@ -95,6 +101,10 @@ func goldenModel(t *testing.T, model func() *Model, keys ...string) {
 				for _, msg := range pressAll(k) {
 					tm.Send(msg)
 				}
+			}
+			if wait != "" {
+				teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return strings.Contains(ansi.Strip(string(b)), wait) },
+					teatest.WithDuration(5*time.Second))
 			}
 			tm.Send(press("q"))
 			fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
