@@ -3,12 +3,16 @@ package tui
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
@@ -24,6 +28,15 @@ import (
 
 func TestStepChangeGolden(t *testing.T) { golden(t, "tab", "]") }
 func TestHelpGolden(t *testing.T)       { golden(t, "?") }
+
+// TestHelpScrolledGolden: j scrolls the help to its last line, no further.
+func TestHelpScrolledGolden(t *testing.T) {
+	keys := []string{"?"}
+	for range 60 {
+		keys = append(keys, "j")
+	}
+	golden(t, keys...)
+}
 func TestFindingJumpGolden(t *testing.T) {
 	res, data := analysed()
 	goldenWait(t, func() *Model { return NewLoaded(res, data) }, "1 of 16 ranks", "tab", "tab", "tab", "down", "enter")
@@ -260,5 +273,44 @@ func TestMouseSelectsAndZooms(t *testing.T) {
 	m.Update(tea.MouseWheelMsg{X: x, Y: y, Button: tea.MouseWheelUp})
 	if tl.span != span/2 || tl.instant(x)-at > tl.span/int64(tl.cells()) || at-tl.instant(x) > tl.span/int64(tl.cells()) {
 		t.Errorf("wheel: span %d → %d, instant under the pointer %d → %d", span, tl.span, at, tl.instant(x))
+	}
+}
+
+// TestDocsListEveryKey: docs/tui.md has a row for every binding of the key map.
+func TestDocsListEveryKey(t *testing.T) {
+	doc, err := os.ReadFile("../docs/tui.md")
+	if err != nil {
+		t.Skipf("docs/tui.md: %v", err)
+	}
+	v := reflect.ValueOf(DefaultKeys())
+	for i := range v.NumField() {
+		b := v.Field(i).Interface().(key.Binding)
+		if row := fmt.Sprintf("| `%s` |", b.Help().Key); !strings.Contains(string(doc), row) {
+			t.Errorf("docs/tui.md has no row %q for %s", row, v.Type().Field(i).Name)
+		}
+	}
+}
+
+var captureBlock = regexp.MustCompile("(?s)```text\n(.*?)\n```")
+
+// TestDocsCapturesAreGoldens: every capture in docs/tui.md is one of the
+// goldens, so that the docs show what the TUI draws (refresh both with
+// -update, then copy the golden).
+func TestDocsCapturesAreGoldens(t *testing.T) {
+	doc, err := os.ReadFile("../docs/tui.md")
+	if err != nil {
+		t.Skipf("docs/tui.md: %v", err)
+	}
+	goldens := map[string]bool{}
+	files, _ := filepath.Glob("testdata/*/*.golden")
+	more, _ := filepath.Glob("testdata/*.golden")
+	for _, f := range append(files, more...) {
+		b, _ := os.ReadFile(f)
+		goldens[strings.TrimRight(string(b), "\n")] = true
+	}
+	for _, m := range captureBlock.FindAllStringSubmatch(string(doc), -1) {
+		if !goldens[m[1]] {
+			t.Errorf("docs/tui.md capture is no golden:\n%s", m[1])
+		}
 	}
 }

@@ -2,9 +2,19 @@ package tui
 
 import "fmt"
 
-// helpView lists every key of the key map by the pane it acts in, in two
-// columns when the terminal is wide enough.
-func helpView(c *Common) string {
+// helpView lists every key of the key map by the pane it acts in, from
+// line top on, in two columns when the terminal is wide enough.
+func helpView(c *Common, top int) string {
+	lines := helpLines(c)
+	h := max(c.Height-3, 1)
+	lines = lines[min(top, max(len(lines)-h, 0)):]
+	if len(lines) > h && c.Width >= 100 {
+		return twoColumns(lines, h, c.Width/2)
+	}
+	return clip(lines, c.Width, h)
+}
+
+func helpLines(c *Common) []string {
 	var lines []string
 	for _, g := range c.Keys.helpGroups() {
 		lines = append(lines, c.Styles.Header.Render(g.title))
@@ -13,11 +23,7 @@ func helpView(c *Common) string {
 			lines = append(lines, fmt.Sprintf("  %-12s %s", h.Key, h.Desc))
 		}
 	}
-	h := max(c.Height-3, 1)
-	if len(lines) > h && c.Width >= 100 {
-		return twoColumns(lines, h, c.Width/2)
-	}
-	return clip(lines, c.Width, h)
+	return lines
 }
 
 func twoColumns(lines []string, h, w int) string {

@@ -24,10 +24,10 @@ func DefaultKeys() KeyMap {
 		Down:    b("j/↓", "down", "j", "down"),
 		Left:    b("h/←", "pan left", "h", "left"),
 		Right:   b("l/→", "pan right", "l", "right"),
-		ZoomIn:  b("+", "zoom in", "+", "="),
+		ZoomIn:  b("+/=", "zoom in", "+", "="),
 		ZoomOut: b("-", "zoom out", "-"),
 		Sort:    b("s", "sort by next column", "s"),
-		Quit:    b("q", "quit (cancels loading)", "q", "ctrl+c"),
+		Quit:    b("q/ctrl+c", "quit (cancels loading)", "q", "ctrl+c"),
 
 		StepPrev:   b("[", "previous step", "["),
 		StepNext:   b("]", "next step", "]"),

@@ -25,6 +25,7 @@ type Model struct {
 	prog   ProgressMsg
 	err    error
 	help   bool // the ? screen is up
+	helpAt int  // its first line
 	base   *baseline
 }
 
@@ -153,7 +154,11 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case m.panes == nil:
 		return nil
 	case key.Matches(k, m.c.Keys.Help):
-		m.help = !m.help
+		m.help, m.helpAt = !m.help, 0
+	case m.help && key.Matches(k, m.c.Keys.Down):
+		m.helpAt = min(m.helpAt+1, max(len(helpLines(m.c))-(m.c.Height-3), 0))
+	case m.help && key.Matches(k, m.c.Keys.Up):
+		m.helpAt = max(m.helpAt-1, 0)
 	case m.help:
 		m.help = !key.Matches(k, m.c.Keys.Clear)
 	case key.Matches(k, m.c.Keys.Next):
@@ -192,7 +197,7 @@ func (m *Model) Render() string {
 	case m.tooSmall():
 		return m.sizeNotice()
 	case m.help:
-		return m.tabs() + "\n\n" + pad(helpView(m.c), m.c.Height-3) + "\n" + truncate(m.c.Styles.Dim.Render("? or esc closes the help · q quit"), m.c.Width)
+		return m.tabs() + "\n\n" + pad(helpView(m.c, m.helpAt), m.c.Height-3) + "\n" + truncate(m.c.Styles.Dim.Render("j/k scroll · ? or esc closes the help · q quit"), m.c.Width)
 	}
 	p := m.panes[m.active]
 	help := m.c.Styles.Dim.Render(strings.Join(nonEmpty("tab pane · ? keys · q quit", p.HelpLine()), " · "))
