@@ -23,7 +23,7 @@ var classes = []struct{ name, color string }{
 // class is event i's stream class.
 func class(d *events.Data, l *events.Lane, i int) string {
 	switch l.Kind[i] {
-	case "comm":
+	case events.Comm:
 		if c := l.Coll[i]; c >= 0 {
 			for _, k := range classes[1:7] {
 				if k.name == d.Colls[c].Axis {
@@ -32,7 +32,7 @@ func class(d *events.Data, l *events.Lane, i int) string {
 			}
 		}
 		return "comm"
-	case "memcpy", "memset":
+	case events.Memcpy, events.Memset:
 		return "memcpy"
 	}
 	return "compute"

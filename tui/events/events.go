@@ -26,11 +26,42 @@ type Lane struct {
 	Rank, Stage int
 	Start, Dur  []int64
 	Name        []int32
-	Stream      []int32  // -1 when none
-	Kind        []string // "compute", "comm", "memcpy", "memset"
-	Iter, Micro []int32  // -1 when unknown
-	Coll        []int32  // index into Data.Colls, -1 for no matched collective
-	MaxDur      int64    // longest event: how far back a query for an instant looks
+	Stream      []int32 // -1 when none
+	Kind        []Kind  // what each event is
+	Iter, Micro []int32 // -1 when unknown
+	Coll        []int32 // index into Data.Colls, -1 for no matched collective
+	MaxDur      int64   // longest event: how far back a query for an instant looks
+}
+
+// Kind is what an event is: a compute kernel, a communication kernel, a
+// copy or a memset.
+type Kind uint8
+
+// Event kinds.
+const (
+	Compute Kind = iota
+	Comm
+	Memcpy
+	Memset
+)
+
+var kindNames = [...]string{"compute", "comm", "memcpy", "memset"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// KindOf is the Kind named s ("compute" for names it does not know).
+func KindOf(s string) Kind {
+	for i, n := range kindNames {
+		if n == s {
+			return Kind(i)
+		}
+	}
+	return Compute
 }
 
 // Coll is one matched collective instance.
@@ -72,7 +103,7 @@ func (d *Data) Lane(rank int) *Lane {
 }
 
 // Add appends an event to the lane (callers add in start order).
-func (l *Lane) Add(start, dur int64, name, stream int32, kind string, iter, micro, coll int32) {
+func (l *Lane) Add(start, dur int64, name, stream int32, kind Kind, iter, micro, coll int32) {
 	l.Start, l.Dur, l.Name, l.Stream = append(l.Start, start), append(l.Dur, dur), append(l.Name, name), append(l.Stream, stream)
 	l.Kind, l.Iter, l.Micro, l.Coll = append(l.Kind, kind), append(l.Iter, iter), append(l.Micro, micro), append(l.Coll, coll)
 	l.MaxDur = max(l.MaxDur, dur)

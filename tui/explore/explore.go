@@ -38,7 +38,7 @@ func lanes(t *model.Trace, d *analysis.Detail, out *events.Data) []int32 {
 				continue
 			}
 			idx[i] = int32(lane.Len())
-			lane.Add(ev.Start[i]-off, ev.Dur[i], ev.Name[i], ev.Stream[i], ev.Kind[i].String(), ev.Iter[i], ev.Micro[i], -1)
+			lane.Add(ev.Start[i]-off, ev.Dur[i], ev.Name[i], ev.Stream[i], events.KindOf(ev.Kind[i].String()), ev.Iter[i], ev.Micro[i], -1)
 		}
 		out.Lanes = append(out.Lanes, lane)
 	}

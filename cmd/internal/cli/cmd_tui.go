@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -72,7 +73,7 @@ func runTUI(ctx context.Context, env *Env, args []string) error {
 func tuiLoader(in *inputFlags, env *Env, args []string, rec *loadRecord) tui.Loader {
 	return func(ctx context.Context, progress func(tui.ProgressMsg)) (*result.Result, *events.Data, error) {
 		quiet := &Env{Stdout: env.Stdout, Stderr: discard{}, Getenv: env.Getenv}
-		in.onRead = func(done, total int64) { progress(tui.ProgressMsg{Done: done, Total: total}) }
+		in.onRead = throttle(func(done, total int64) { progress(tui.ProgressMsg{Done: done, Total: total}) })
 		in.onStep = func(step string) {
 			i := slices.IndexFunc(analysis.Steps, func(s analysis.Step) bool { return s.Name == step })
 			progress(tui.ProgressMsg{Step: step, Index: i + 1, Steps: len(analysis.Steps)})
@@ -87,6 +88,21 @@ func tuiLoader(in *inputFlags, env *Env, args []string, rec *loadRecord) tui.Loa
 			data = explore.Build(t, in.detail)
 		}
 		return r, data, nil
+	}
+}
+
+// throttle passes on at most one report per 50 ms, and the last one, so
+// that reading does not flood the UI loop with messages.
+func throttle(f func(done, total int64)) func(done, total int64) {
+	var mu sync.Mutex
+	var last time.Time
+	return func(done, total int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if now := time.Now(); now.Sub(last) >= 50*time.Millisecond || done >= total {
+			last = now
+			f(done, total)
+		}
 	}
 }
 

@@ -85,7 +85,7 @@ func checkData(t *testing.T, world int, data *events.Data) {
 	for _, c := range data.Colls {
 		for _, m := range c.Members {
 			l := data.Lane(m.Rank)
-			if l.Kind[m.Event] != "comm" || l.Start[m.Event] != m.ArrivalNs || l.Coll[m.Event] < 0 {
+			if l.Kind[m.Event] != events.Comm || l.Start[m.Event] != m.ArrivalNs || l.Coll[m.Event] < 0 {
 				t.Fatalf("member %+v of %s on %s: kind %s start %d", m, c.Op, c.Comm, l.Kind[m.Event], l.Start[m.Event])
 			}
 		}
