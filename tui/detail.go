@@ -141,7 +141,11 @@ func (t *timeline) memberLines(c *events.Coll, room int) []string {
 	if c.Bytes >= 0 {
 		bytes = units.Bytes(c.Bytes)
 	}
-	out := []string{fmt.Sprintf("%s on %s (%s) · %s · %d members · p: next member", c.Op, c.Comm, c.Axis, bytes, len(c.Members))}
+	comm := c.Comm
+	if c.Desc != "" {
+		comm += " " + c.Desc
+	}
+	out := []string{fmt.Sprintf("%s on %s (%s) · %s · %d members · p: next member", c.Op, comm, c.Axis, bytes, len(c.Members))}
 	start := t.cur().StartNs
 	for k, m := range c.Members {
 		if len(out) >= room && k < len(c.Members) {

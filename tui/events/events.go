@@ -67,6 +67,7 @@ func KindOf(s string) Kind {
 // Coll is one matched collective instance.
 type Coll struct {
 	Comm    string // communicator id
+	Desc    string // process-group description (DATA_PARALLEL_GROUP), "" when unknown
 	Axis    string // "TP", "PP", "DP", ...
 	Op      string // "all_reduce", "send", ...
 	Bytes   int64  // -1 when unknown

@@ -50,7 +50,7 @@ func lanes(t *model.Trace, d *analysis.Detail, out *events.Data) []int32 {
 func colls(t *model.Trace, d *analysis.Detail, out *events.Data, idx []int32) {
 	tm := &d.Timings
 	for _, in := range tm.Inst {
-		c := events.Coll{Comm: commID(t, in.Comm), Axis: in.Axis.String(), Op: in.Op.String(), Bytes: in.Bytes}
+		c := events.Coll{Comm: commID(t, in.Comm), Desc: commDesc(t, in.Comm), Axis: in.Axis.String(), Op: in.Op.String(), Bytes: in.Bytes}
 		for _, m := range tm.Members[in.First : in.First+in.N] {
 			e := idx[m.Event]
 			if e < 0 {
@@ -62,6 +62,13 @@ func colls(t *model.Trace, d *analysis.Detail, out *events.Data, idx []int32) {
 		}
 		out.Colls = append(out.Colls, c)
 	}
+}
+
+func commDesc(t *model.Trace, c int32) string {
+	if c < 0 || int(c) >= len(t.Comms) {
+		return ""
+	}
+	return t.Comms[c].Desc
 }
 
 func commID(t *model.Trace, c int32) string {
