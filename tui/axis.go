@@ -26,6 +26,9 @@ func (t *timeline) axis() []string {
 			free = c + len(l) + 1
 		}
 	}
+	if c, ok := t.cursorCell(); ok {
+		ticks[c] = '▼'
+	}
 	pad := strings.Repeat(" ", labelWidth)
 	return []string{t.c.Styles.Dim.Render(pad + string(labels)), t.c.Styles.Dim.Render(pad + string(ticks))}
 }
@@ -49,4 +52,14 @@ func ceilDiv(a, b int64) int64 {
 		q++
 	}
 	return q
+}
+
+// cursorCell is the cell where the selected event starts, when visible.
+func (t *timeline) cursorCell() (int, bool) {
+	l := t.lane()
+	if l == nil || t.ev < 0 || t.ev >= l.Len() {
+		return 0, false
+	}
+	c := max(t.cellOf(l.Start[t.ev]), 0)
+	return c, c < t.cells() && l.Start[t.ev]+l.Dur[t.ev] > t.from
 }

@@ -314,3 +314,20 @@ func TestDocsCapturesAreGoldens(t *testing.T) {
 		}
 	}
 }
+
+// TestRankEnterSelectsItsLane: enter on the Ranks pane's first row (the
+// slow rank once sorted by compute) selects its lane on the timeline.
+func TestRankEnterSelectsItsLane(t *testing.T) {
+	res, data := analysed()
+	m := NewLoaded(res, data)
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
+	m.Update(press("tab"))
+	m.Update(press("tab"))
+	m.Update(press("s"))
+	_, cmd := m.Update(press("enter"))
+	m.Update(cmd())
+	tl, ok := m.panes[m.active].(*timeline)
+	if !ok || tl.rank() != m.panes[2].(*ranks).sorted()[0].Rank {
+		t.Fatalf("after enter on the ranks pane: pane %d, rank %d", m.active, tl.rank())
+	}
+}

@@ -39,7 +39,7 @@ func DefaultKeys() KeyMap {
 		Search:     b("/", "search event names (regex)", "/"),
 		SearchNext: b("n", "next match", "n"),
 		SearchPrev: b("N", "previous match", "N"),
-		Jump:       b("enter", "show the finding on the timeline", "enter"),
+		Jump:       b("enter", "show the finding or the rank on the timeline", "enter"),
 		Clear:      b("esc", "clear the search and the lane filter", "esc"),
 		Help:       b("?", "show or hide every key", "?"),
 		Expand:     b("e", "show or hide the rank's stream sub-lanes", "e"),
@@ -58,7 +58,7 @@ func (k KeyMap) helpGroups() []helpGroup {
 			key.NewBinding(key.WithHelp("wheel", "zoom in/out at the pointer")),
 			key.NewBinding(key.WithHelp("shift+wheel", "pan")),
 			key.NewBinding(key.WithHelp("click", "select the lane and the event under the pointer"))}},
-		{"ranks", []key.Binding{k.Up, k.Down, k.Sort}},
+		{"ranks", []key.Binding{k.Up, k.Down, k.Sort, k.Jump}},
 		{"findings", []key.Binding{k.Up, k.Down, k.Jump}},
 	}
 }

@@ -91,7 +91,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.key(msg)
 	case tea.MouseMsg:
 		return m, m.mouse(msg)
-	case JumpMsg:
+	case JumpMsg, SelectRankMsg:
 		return m, m.jump(msg)
 	}
 	return m, nil
@@ -119,7 +119,7 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 // jump shows the timeline pane and hands it the message.
-func (m *Model) jump(msg JumpMsg) tea.Cmd {
+func (m *Model) jump(msg tea.Msg) tea.Cmd {
 	for i, p := range m.panes {
 		if _, ok := p.(*timeline); ok {
 			m.active = i

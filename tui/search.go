@@ -18,6 +18,7 @@ type search struct {
 	re      *regexp.Regexp
 	err     error
 	names   []bool // per Data.Names entry: matches re
+	count   int    // events that match, in every step
 }
 
 func (s *search) match(d *events.Data, lane *events.Lane, i int) bool {
@@ -33,7 +34,7 @@ func (s search) status() string {
 	case s.err != nil:
 		return fmt.Sprintf(" · search: %v", s.err)
 	case s.re != nil:
-		return fmt.Sprintf(" · /%s/ (n/N)", s.text)
+		return fmt.Sprintf(" · /%s/ %d events (n/N)", s.text, s.count)
 	}
 	return ""
 }
@@ -69,6 +70,13 @@ func (t *timeline) compile() {
 	s.names = make([]bool, len(t.c.Data.Names))
 	for i, n := range t.c.Data.Names {
 		s.names[i] = s.re.MatchString(n)
+	}
+	for _, l := range t.c.Data.Lanes {
+		for _, n := range l.Name {
+			if s.names[n] {
+				s.count++
+			}
+		}
 	}
 }
 

@@ -186,6 +186,8 @@ func (t *timeline) Update(msg tea.Msg) (Component, tea.Cmd) {
 		t.click(tea.Mouse(msg))
 	case JumpMsg:
 		t.jump(msg)
+	case SelectRankMsg:
+		t.selectRank(msg.Rank)
 	}
 	return t, nil
 }
@@ -320,6 +322,23 @@ type JumpMsg struct {
 // JumpCmd returns a command that sends a JumpMsg; it captures its inputs.
 func JumpCmd(ranks []int, category, title string) tea.Cmd {
 	return func() tea.Msg { return JumpMsg{Ranks: ranks, Category: category, Title: title} }
+}
+
+// SelectRankMsg asks the timeline to select a rank's lane.
+type SelectRankMsg struct{ Rank int }
+
+// SelectRankCmd returns a command that sends a SelectRankMsg.
+func SelectRankCmd(rank int) tea.Cmd { return func() tea.Msg { return SelectRankMsg{rank} } }
+
+// selectRank selects rank's lane, showing it when the filter hid it.
+func (t *timeline) selectRank(rank int) {
+	if t.only != nil && !t.only[rank] {
+		t.only[rank] = true
+		t.setStep(t.step)
+	}
+	t.row = t.rowOf(rank)
+	t.ev = t.nearest()
+	t.follow()
 }
 
 func (t *timeline) jump(m JumpMsg) {
