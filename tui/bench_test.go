@@ -47,7 +47,7 @@ func scaled(n int) (*result.Result, *events.Data) {
 // and the visible time range are walked. Budget: 16 ms.
 func BenchmarkFrame1024Ranks(b *testing.B) {
 	res, data := scaled(64)
-	m := NewLoaded(res, data)
+	m := NewLoaded(res, WithEvents(data))
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	for _, k := range []string{"tab", "/", "type:AllReduce", "enter"} {
 		for _, msg := range pressAll(k) {
@@ -66,7 +66,7 @@ func BenchmarkFrame1024Ranks(b *testing.B) {
 // the next step (] then [).
 func BenchmarkStepChange1024Ranks(b *testing.B) {
 	res, data := scaled(64)
-	m := NewLoaded(res, data)
+	m := NewLoaded(res, WithEvents(data))
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	m.Update(press("tab"))
 	for b.Loop() {

@@ -39,7 +39,7 @@ func TestHelpScrolledGolden(t *testing.T) {
 }
 func TestFindingJumpGolden(t *testing.T) {
 	res, data := analysed()
-	goldenWait(t, func() *Model { return NewLoaded(res, data) }, "1 of 16 ranks", "tab", "tab", "tab", "down", "enter")
+	goldenWait(t, func() *Model { return NewLoaded(res, WithEvents(data)) }, "1 of 16 ranks", "tab", "tab", "tab", "down", "enter")
 }
 
 // TestCollectiveDetailGolden: rank 5 (the slow one) selected, the first TP
@@ -57,7 +57,7 @@ func TestSearchGolden(t *testing.T) { golden(t, "tab", "/", "type:SendRecv", "en
 func TestBaselineGolden(t *testing.T) {
 	res, data := analysed()
 	base := baselineResult(t)
-	goldenModel(t, func() *Model { return NewLoaded(res, data, WithBaseline(base, "base.json")) }, "shift+tab")
+	goldenModel(t, func() *Model { return NewLoaded(res, WithEvents(data), WithBaseline(base, "base.json")) }, "shift+tab")
 }
 
 // baselineResult is the default job without its planted faults: the
@@ -115,7 +115,7 @@ func TestAnalysisProgressShowsStep(t *testing.T) {
 
 func TestTooSmallGolden(t *testing.T) {
 	res, data := analysed()
-	tm := teatest.NewTestModel(t, NewLoaded(res, data), teatest.WithInitialTermSize(40, 10),
+	tm := teatest.NewTestModel(t, NewLoaded(res, WithEvents(data)), teatest.WithInitialTermSize(40, 10),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	tm.Send(press("q"))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
@@ -125,7 +125,7 @@ func TestTooSmallGolden(t *testing.T) {
 // loaded is the analysed default job at 160×45 on the timeline.
 func loaded(t *testing.T, keys ...string) (*Model, *timeline) {
 	res, data := analysed()
-	m := NewLoaded(res, data)
+	m := NewLoaded(res, WithEvents(data))
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	for _, k := range append([]string{"tab"}, keys...) {
 		for _, msg := range pressAll(k) {
@@ -207,7 +207,7 @@ func TestStepPickerWalksIterations(t *testing.T) {
 // with the finding's ranks only.
 func TestFindingJumpFiltersItsRanks(t *testing.T) {
 	res, data := analysed()
-	m := NewLoaded(res, data)
+	m := NewLoaded(res, WithEvents(data))
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	f := slices.IndexFunc(res.Findings, func(f result.Finding) bool { return len(f.Ranks) > 0 })
 	if f < 0 {
@@ -319,7 +319,7 @@ func TestDocsCapturesAreGoldens(t *testing.T) {
 // slow rank once sorted by compute) selects its lane on the timeline.
 func TestRankEnterSelectsItsLane(t *testing.T) {
 	res, data := analysed()
-	m := NewLoaded(res, data)
+	m := NewLoaded(res, WithEvents(data))
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	m.Update(press("tab"))
 	m.Update(press("tab"))

@@ -27,6 +27,7 @@ type Model struct {
 	help   bool // the ? screen is up
 	helpAt int  // its first line
 	base   *baseline
+	data   *events.Data // for NewLoaded
 }
 
 // Option configures a Model.
@@ -48,12 +49,15 @@ func New(load Loader, opts ...Option) *Model {
 	return m
 }
 
-// NewLoaded returns a model showing res and, when not nil, its events.
-func NewLoaded(res *result.Result, data *events.Data, opts ...Option) *Model {
+// NewLoaded returns a model showing res (and the events WithEvents gives).
+func NewLoaded(res *result.Result, opts ...Option) *Model {
 	m := New(nil, opts...)
-	m.setResult(res, data)
+	m.setResult(res, m.data)
 	return m
 }
+
+// WithEvents gives NewLoaded the events of res's traces.
+func WithEvents(data *events.Data) Option { return func(m *Model) { m.data = data } }
 
 func (m *Model) setResult(res *result.Result, data *events.Data) {
 	m.c.Res, m.c.Data = res, data

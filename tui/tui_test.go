@@ -82,7 +82,7 @@ func press(s string) tea.KeyPressMsg {
 // screen, stripped of colour, with testdata/<test>/<w>x<h>.golden.
 func golden(t *testing.T, keys ...string) {
 	res, data := analysed()
-	goldenModel(t, func() *Model { return NewLoaded(res, data) }, keys...)
+	goldenModel(t, func() *Model { return NewLoaded(res, WithEvents(data)) }, keys...)
 }
 
 func goldenModel(t *testing.T, model func() *Model, keys ...string) {
@@ -123,7 +123,7 @@ func TestFindingsGolden(t *testing.T) { golden(t, "tab", "tab", "tab", "down") }
 func TestScreenFitsTerminal(t *testing.T) {
 	res, data := analysed()
 	for _, sz := range append(sizes, struct{ w, h int }{MinWidth, MinHeight}) {
-		for _, m := range []*Model{NewLoaded(fixture.Result(fixture.Large()), nil), NewLoaded(res, data, WithBaseline(res, "base.json"))} {
+		for _, m := range []*Model{NewLoaded(fixture.Result(fixture.Large())), NewLoaded(res, WithEvents(data), WithBaseline(res, "base.json"))} {
 			m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
 			for tab := range len(m.panes) + 1 {
 				if tab == len(m.panes) {
@@ -172,7 +172,7 @@ func TestBucketPicksDominantCategory(t *testing.T) {
 }
 
 func TestRanksSortByCompute(t *testing.T) {
-	m := NewLoaded(fixture.Result(fixture.Small()), nil)
+	m := NewLoaded(fixture.Result(fixture.Small()))
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	r := m.panes[2].(*ranks)
 	r.Update(press("s"))
