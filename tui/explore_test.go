@@ -274,6 +274,12 @@ func TestMouseSelectsAndZooms(t *testing.T) {
 	if tl.span != span/2 || tl.instant(x)-at > tl.span/int64(tl.cells()) || at-tl.instant(x) > tl.span/int64(tl.cells()) {
 		t.Errorf("wheel: span %d → %d, instant under the pointer %d → %d", span, tl.span, at, tl.instant(x))
 	}
+	a, b := tl.instant(x), tl.instant(x+21)
+	m.Update(tea.MouseClickMsg{X: x, Y: y, Button: tea.MouseLeft})
+	m.Update(tea.MouseReleaseMsg{X: x + 20, Y: y, Button: tea.MouseLeft})
+	if tl.from != a || tl.from+tl.span != b {
+		t.Errorf("drag over [%d, %d): window [%d, %d)", a, b, tl.from, tl.from+tl.span)
+	}
 }
 
 // TestDocsListEveryKey: docs/tui.md has a row for every binding of the key map.

@@ -57,7 +57,8 @@ func (k KeyMap) helpGroups() []helpGroup {
 		{"mouse (timeline)", []key.Binding{
 			key.NewBinding(key.WithHelp("wheel", "zoom in/out at the pointer")),
 			key.NewBinding(key.WithHelp("shift+wheel", "pan")),
-			key.NewBinding(key.WithHelp("click", "select the lane and the event under the pointer"))}},
+			key.NewBinding(key.WithHelp("click", "select the lane and the event under the pointer")),
+			key.NewBinding(key.WithHelp("drag", "zoom to the range dragged"))}},
 		{"ranks", []key.Binding{k.Up, k.Down, k.Sort, k.Jump}},
 		{"findings", []key.Binding{k.Up, k.Down, k.Jump}},
 	}

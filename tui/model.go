@@ -114,6 +114,8 @@ func (m *Model) mouse(msg tea.MouseMsg) tea.Cmd {
 		fwd = tea.MouseWheelMsg(ms)
 	case tea.MouseClickMsg:
 		fwd = tea.MouseClickMsg(ms)
+	case tea.MouseReleaseMsg:
+		fwd = tea.MouseReleaseMsg(ms)
 	default:
 		return nil
 	}

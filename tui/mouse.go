@@ -7,7 +7,7 @@ import (
 // The model hands the panes mouse messages with Y counted from the pane's
 // first line. On the timeline the wheel zooms at the pointer, shift+wheel
 // (or a horizontal wheel) pans, a click selects the lane and the event
-// under the pointer.
+// under the pointer, and a drag along the lanes zooms to the range dragged.
 
 // headRows are the timeline's lines above the lanes: header and axis.
 const headRows = 3
@@ -31,6 +31,10 @@ func (t *timeline) wheel(m tea.Mouse) {
 }
 
 func (t *timeline) click(m tea.Mouse) {
+	t.pressX = -1
+	if m.Button == tea.MouseLeft && m.X >= labelWidth {
+		t.pressX = m.X
+	}
 	row := t.top + m.Y - headRows
 	if m.Button != tea.MouseLeft || m.Y < headRows || row >= len(t.rows) || row >= t.top+t.laneRows() || t.rows[row].rank < 0 {
 		return
@@ -59,4 +63,16 @@ func (t *timeline) eventAt(ns int64) int {
 		t.from = mid
 	}
 	return best
+}
+
+// release ends a drag: a range of two cells or more becomes the window.
+func (t *timeline) release(m tea.Mouse) {
+	x0 := t.pressX
+	t.pressX = -1
+	if x0 < 0 || m.X < labelWidth || max(m.X-x0, x0-m.X) < 2 {
+		return
+	}
+	a, b := t.instant(min(x0, m.X)), t.instant(max(x0, m.X)+1)
+	t.from, t.span = a, max(b-a, 1000)
+	t.clamp()
 }
