@@ -71,6 +71,15 @@ type rankRun struct {
 // Analyze runs every step of Steps on t (which it annotates: communicator
 // axes, rank coordinates, event iterations) and returns the Result.
 func Analyze(ctx context.Context, t *model.Trace, opts Options) (*result.Result, error) {
+	r, err := analyze(ctx, t, opts)
+	if err != nil {
+		return nil, err
+	}
+	return r.res, nil
+}
+
+// analyze runs every step and returns their shared state.
+func analyze(ctx context.Context, t *model.Trace, opts Options) (*run, error) {
 	r := &run{t: t, opts: opts, res: newResult(t, opts)}
 	for _, s := range Steps {
 		if err := ctx.Err(); err != nil {
@@ -84,7 +93,7 @@ func Analyze(ctx context.Context, t *model.Trace, opts Options) (*result.Result,
 		}
 	}
 	Throughput(r.res, opts.Model)
-	return r.res, nil
+	return r, nil
 }
 
 func newResult(t *model.Trace, opts Options) *result.Result {

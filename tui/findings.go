@@ -2,11 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/palette"
 	"github.com/tpptrace/tpptrace/report/units"
 )
 
@@ -19,7 +22,7 @@ type findings struct {
 
 func (f *findings) Title() string    { return "Findings" }
 func (f *findings) SetSize(w, h int) { f.w, f.h = w, h }
-func (f *findings) HelpLine() string { return "j/k select" }
+func (f *findings) HelpLine() string { return "j/k select · enter show on the timeline" }
 
 func (f *findings) Update(msg tea.Msg) (Component, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
@@ -28,6 +31,9 @@ func (f *findings) Update(msg tea.Msg) (Component, tea.Cmd) {
 			f.row = min(f.row+1, len(f.c.Res.Findings)-1)
 		case key.Matches(k, f.c.Keys.Up):
 			f.row = max(f.row-1, 0)
+		case key.Matches(k, f.c.Keys.Jump) && len(f.c.Res.Findings) > 0:
+			x := f.c.Res.Findings[f.row]
+			return f, JumpCmd(findingRanks(f.c.Res, x), findingCategory[x.Kind], x.Summary)
 		}
 	}
 	return f, nil
@@ -71,4 +77,25 @@ func joinInts(v []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ", ")
+}
+
+// findingCategory is the timeline category that shows a finding's cost.
+var findingCategory = map[string]string{
+	result.KindBubble: palette.Bubble, result.KindExposedTP: palette.TPExposed, result.KindExposedPP: palette.PPExposed,
+	result.KindExposedDP: palette.DPExposed, result.KindExposedA2A: palette.A2AExposed, result.KindSlowRank: palette.Compute,
+	result.KindImbalance: palette.Compute, result.KindGPUIdle: palette.Idle, result.KindLateRank: palette.TPExposed,
+}
+
+// findingRanks are the finding's ranks, else its stages' ranks (none: all).
+func findingRanks(r *result.Result, f result.Finding) []int {
+	if len(f.Ranks) > 0 {
+		return f.Ranks
+	}
+	var out []int
+	for _, s := range r.Stages {
+		if slices.Contains(f.Stages, s.Stage) {
+			out = append(out, s.Ranks...)
+		}
+	}
+	return out
 }

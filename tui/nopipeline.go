@@ -75,7 +75,7 @@ func idleWord(r *result.Result) string {
 
 // noPipelineRankLine is the timeline's rank line without a pipeline.
 func noPipelineRankLine(r result.RankStats, axes []string) string {
-	s := fmt.Sprintf("rank %d (dp%d tp%d, %s GPU %d): compute %s · idle %s %s · exposed", r.Rank, r.DP, r.TP, r.Host, r.LocalGPU,
+	s := fmt.Sprintf("rank %d (dp%d tp%d, %s GPU %d): compute %s · idle %s %s · exposed", r.Rank, r.DP, r.TP, units.Safe(r.Host), r.LocalGPU,
 		units.Duration(r.ComputeNs), units.Duration(r.IdleNs), units.Percent(share(r.IdleNs, r.StepNs)))
 	for _, ax := range axes {
 		s += fmt.Sprintf(" %s %s", ax, units.Duration(r.ExposedNs[ax]))
@@ -95,7 +95,7 @@ func noPipelineRanksHead(axes []string) string {
 }
 
 func noPipelineRanksLine(mark string, x result.RankStats, axes []string) string {
-	s := fmt.Sprintf("%s%-5d %-10s %-9s %9s %9s %8s", mark, x.Rank, x.Host, fmt.Sprintf("%d/%d", x.DP, x.TP),
+	s := fmt.Sprintf("%s%-5d %-10s %-9s %9s %9s %8s", mark, x.Rank, units.Safe(x.Host), fmt.Sprintf("%d/%d", x.DP, x.TP),
 		units.Duration(x.StepNs), units.Duration(x.ComputeNs), units.Percent(share(x.IdleNs, x.StepNs)))
 	for _, ax := range axes {
 		s += fmt.Sprintf(" %9s", units.Duration(x.ExposedNs[ax]))

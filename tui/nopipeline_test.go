@@ -37,7 +37,7 @@ var pipelineWords = regexp.MustCompile(`(?i)bubble|stage|microbatch|schedule|ide
 // the overview lists every rank with its exposed DP and A2A time.
 func TestNoPipelineOverview(t *testing.T) {
 	m := NewLoaded(dlrmLike())
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 45})
 	overview := ansi.Strip(m.Render())
 	for _, want := range []string{"no pipeline", "exp DP", "exp A2A", "\n7        1.00 ms   15.0 ms  75.0 %  1.00 ms  4.00 ms\n"} {
 		if !strings.Contains(overview, want) {

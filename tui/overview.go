@@ -12,10 +12,13 @@ import (
 
 // overview is the diagnosis at a glance: the job line, the stage table (a
 // rank table without a pipeline) and the top findings.
-type overview struct{ c *Common }
+type overview struct {
+	c    *Common
+	w, h int
+}
 
 func (o *overview) Title() string                       { return "Overview" }
-func (o *overview) SetSize(w, h int)                    {}
+func (o *overview) SetSize(w, h int)                    { o.w, o.h = w, h }
 func (o *overview) HelpLine() string                    { return "" }
 func (o *overview) Update(tea.Msg) (Component, tea.Cmd) { return o, nil }
 
@@ -35,7 +38,7 @@ func (o *overview) View() string {
 		lines = append(lines, fmt.Sprintf(" %d. [%s] %s/step (%s)  %s", i+1, f.Severity,
 			units.Duration(f.CostNs), units.Percent(f.CostShare), units.Safe(f.Summary)))
 	}
-	return clip(lines, o.c.Width, o.c.Height)
+	return clip(lines, o.w, o.h)
 }
 
 // JobLine is the one-line summary of a result.

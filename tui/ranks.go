@@ -49,7 +49,7 @@ func (r *ranks) HelpLine() string {
 	if name == "bubble" {
 		name = idleWord(r.c.Res)
 	}
-	return "j/k select · s sort by " + name
+	return "j/k select · s sort by " + name + " · enter show on the timeline"
 }
 
 func (r *ranks) Update(msg tea.Msg) (Component, tea.Cmd) {
@@ -64,6 +64,8 @@ func (r *ranks) Update(msg tea.Msg) (Component, tea.Cmd) {
 		r.row = min(r.row+1, len(r.c.Res.Ranks)-1)
 	case key.Matches(k, r.c.Keys.Up):
 		r.row = max(r.row-1, 0)
+	case key.Matches(k, r.c.Keys.Jump) && len(r.c.Res.Ranks) > 0:
+		return r, SelectRankCmd(r.sorted()[r.row].Rank)
 	}
 	visible := max(r.h-2, 1)
 	r.top = min(max(r.top, r.row-visible+1), r.row)

@@ -4,14 +4,16 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
-// truncate cuts a styled line to w cells (w <= 0: no limit).
+// truncate cuts a styled line to w cells, ending it with an ellipsis when
+// cut (w <= 0: no limit).
 func truncate(s string, w int) string {
 	if w <= 0 || lipgloss.Width(s) <= w {
 		return s
 	}
-	return lipgloss.NewStyle().MaxWidth(w).Render(s)
+	return ansi.Truncate(s, w, "…")
 }
 
 // wrap breaks text into lines of at most w cells, the first prefixed with
@@ -35,3 +37,5 @@ func wrap(lead, text string, w int) []string {
 	}
 	return append(lines, line)
 }
+
+func displayWidth(s string) int { return lipgloss.Width(s) }

@@ -2,10 +2,16 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"sync"
+	"time"
 
+	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/tui"
+	"github.com/tpptrace/tpptrace/tui/events"
+	"github.com/tpptrace/tpptrace/tui/explore"
 )
 
 var tuiCmd = &Command{
@@ -13,15 +19,19 @@ var tuiCmd = &Command{
 	Summary: "explore the diagnosis in the terminal: overview, per-rank timeline, ranks, findings",
 	Usage:   "tpptrace tui [flags] <traces | dataset | result.json>  |  tpptrace tui --sample <scenario>",
 	Long: `Opens an interactive terminal view of one job: the overview (layout, schedule,
-per-stage table, top findings), the classified timeline of one step for every rank
-(zoom and pan), a sortable table of every rank and the findings with their evidence
-and remedy. Loading and analysis run in the background with progress.
+per-stage table, top findings), the classified timeline of every step for every rank
+(time axis, zoom, pan, step picker, event selection with the collective's members),
+a sortable table of every rank and the findings with their evidence and remedy
+(enter jumps to the timeline). Loading and analysis run in the background with
+their progress; q cancels them. With --baseline a Regressions pane compares the
+run with a baseline Result, as 'tpptrace compare' does.
 
-Keys: tab / shift+tab switch panes, j/k move, h/l pan and +/- zoom the timeline,
-s sorts the rank table, q quits. See docs/tui.md.
+Keys: tab / shift+tab switch panes, ? shows every key, / searches event names,
+q quits. See docs/tui.md.
 
 Examples:
   tpptrace tui run1/
+  tpptrace tui --baseline base.json run2/
   tpptrace analyze --json run1/ > r.json && tpptrace tui r.json
   tpptrace tui --sample slow-rank`,
 }
@@ -32,21 +42,68 @@ func runTUI(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, tuiCmd)
 	var in inputFlags
 	in.register(fs)
+	baseline := fs.String("baseline", "", "a baseline Result `file` (analyze --json): adds the Regressions pane")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if in.sample == "" && fs.NArg() == 0 {
 		return usagef("want an input: trace files or directories, a dataset, or a result .json")
 	}
-	quiet := &Env{Stdout: env.Stdout, Stderr: discard{}, Getenv: env.Getenv}
+	var opts []tui.Option
+	if *baseline != "" {
+		base, err := readResult(*baseline)
+		if err != nil {
+			return err
+		}
+		opts = append(opts, tui.WithBaseline(base, *baseline))
+	}
 	var rec loadRecord
-	if err := tui.Run(func(progress func(done, total int64)) (*result.Result, error) {
-		r, _, err := in.load(ctx, quiet, fs.Args())
-		return r, rec.set(err)
-	}); err != nil {
+	err := tui.Run(ctx, tuiLoader(&in, env, fs.Args(), &rec), opts...)
+	if err != nil {
 		return err
 	}
-	return rec.get()
+	if err := rec.get(); !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// tuiLoader reads and analyses the inputs for the TUI, reporting the bytes
+// read and the analysis steps, and hands over the events of traces.
+func tuiLoader(in *inputFlags, env *Env, args []string, rec *loadRecord) tui.Loader {
+	return func(ctx context.Context, progress func(tui.ProgressMsg)) (*result.Result, *events.Data, error) {
+		quiet := &Env{Stdout: env.Stdout, Stderr: discard{}, Getenv: env.Getenv}
+		in.onRead = throttle(func(done, total int64) { progress(tui.ProgressMsg{Done: done, Total: total}) })
+		in.onStep = func(step string) {
+			i := slices.IndexFunc(analysis.Steps, func(s analysis.Step) bool { return s.Name == step })
+			progress(tui.ProgressMsg{Step: step, Index: i + 1, Steps: len(analysis.Steps)})
+		}
+		in.keepDetail = true
+		r, t, err := in.load(ctx, quiet, args)
+		if err != nil {
+			return nil, nil, rec.set(err)
+		}
+		var data *events.Data
+		if t != nil && in.detail != nil {
+			data = explore.Build(t, in.detail)
+		}
+		return r, data, nil
+	}
+}
+
+// throttle passes on at most one report per 50 ms, and the last one, so
+// that reading does not flood the UI loop with messages.
+func throttle(f func(done, total int64)) func(done, total int64) {
+	var mu sync.Mutex
+	var last time.Time
+	return func(done, total int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if now := time.Now(); now.Sub(last) >= 50*time.Millisecond || done >= total {
+			last = now
+			f(done, total)
+		}
+	}
 }
 
 // loadRecord keeps the TUI loader's error: after the TUI closes on inputs

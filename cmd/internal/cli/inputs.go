@@ -27,6 +27,13 @@ type inputFlags struct {
 	sample  string
 	noCache bool
 	mem     memFlag
+
+	// For the TUI: where reading and analysis report progress instead of
+	// stderr, and whether load keeps the analysis's Detail.
+	onRead     func(done, total int64)
+	onStep     func(step string)
+	keepDetail bool
+	detail     *analysis.Detail
 }
 
 func (in *inputFlags) register(fs *flag.FlagSet) {
@@ -72,7 +79,15 @@ func (in *inputFlags) load(ctx context.Context, env *Env, args []string) (*resul
 	}
 	var stop func()
 	opts.Progress, stop = analysisProgress(env)
-	r, err := analysis.Analyze(ctx, t, opts)
+	if in.onStep != nil {
+		opts.Progress = in.onStep
+	}
+	var r *result.Result
+	if in.keepDetail {
+		r, in.detail, err = analysis.AnalyzeDetail(ctx, t, opts)
+	} else {
+		r, err = analysis.Analyze(ctx, t, opts)
+	}
 	stop()
 	return r, t, err
 }
@@ -94,6 +109,9 @@ func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts a
 	var warns warnings
 	src := source.Options{StepRegex: opts.StepRegex, Warn: warns.add, MaxMemory: in.mem.bytes()}
 	stop := startProgress(env, &src)
+	if in.onRead != nil {
+		src.Progress = in.onRead
+	}
 	load := func() (*model.Trace, error) { return ingest.LoadCached(ctx, args, src, "") }
 	if in.noCache {
 		load = func() (*model.Trace, error) { return ingest.Load(ctx, args, src) }
