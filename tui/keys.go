@@ -9,7 +9,7 @@ type KeyMap struct {
 
 	StepPrev, StepNext, Fit, ZoomEvent, EventPrev, EventNext, Peer key.Binding
 	Search, SearchNext, SearchPrev, Jump, Clear, Help              key.Binding
-	Expand, ExpandAll, Filter                                      key.Binding
+	Expand, ExpandAll, Filter, CritPath                            key.Binding
 }
 
 // DefaultKeys is the default key map.
@@ -45,6 +45,7 @@ func DefaultKeys() KeyMap {
 		Expand:     b("e", "show or hide the rank's stream sub-lanes", "e"),
 		ExpandAll:  b("E", "show or hide every rank's stream sub-lanes", "E"),
 		Filter:     b("f", "filter lanes: ranks (0-3,12), a stage (s2) or an axis's sub-lanes (TP)", "f"),
+		CritPath:   b("c", "show or hide the what-if critical path (a Result made with --whatif)", "c"),
 	}
 }
 
@@ -53,7 +54,7 @@ func (k KeyMap) helpGroups() []helpGroup {
 	return []helpGroup{
 		{"everywhere", []key.Binding{k.Next, k.Prev, k.Help, k.Quit}},
 		{"timeline", []key.Binding{k.Up, k.Down, k.Left, k.Right, k.ZoomIn, k.ZoomOut, k.Fit, k.ZoomEvent,
-			k.StepPrev, k.StepNext, k.EventPrev, k.EventNext, k.Peer, k.Expand, k.ExpandAll, k.Filter, k.Search, k.SearchNext, k.SearchPrev, k.Clear}},
+			k.StepPrev, k.StepNext, k.EventPrev, k.EventNext, k.Peer, k.Expand, k.ExpandAll, k.Filter, k.Search, k.SearchNext, k.SearchPrev, k.CritPath, k.Clear}},
 		{"mouse (timeline)", []key.Binding{
 			key.NewBinding(key.WithHelp("wheel", "zoom in/out at the pointer")),
 			key.NewBinding(key.WithHelp("shift+wheel", "pan")),

@@ -69,17 +69,32 @@ func (t *timeline) laneLine(r laneRow, selected bool) string {
 	return label + " " + t.paint(cats, marks)
 }
 
-// marks flags the cells of the selected event (2) and of search matches (1).
+// marks flags the cells of the selected event (2), of search matches (1)
+// and of the critical path's ops (3).
 func (t *timeline) marks(rank int, selected bool) []byte {
+	path := t.pathOps(rank)
+	if len(path) > 0 {
+		m := make([]byte, t.cells())
+		for _, op := range path {
+			t.markSpan(m, op.StartNs, op.EndNs, 3)
+		}
+		return t.eventMarks(m, rank, selected)
+	}
 	if t.c.Data == nil || (!selected && t.search.re == nil) {
 		return nil
 	}
+	return t.eventMarks(make([]byte, t.cells()), rank, selected)
+}
+
+// eventMarks adds the search matches and the selected event to m.
+func (t *timeline) eventMarks(m []byte, rank int, selected bool) []byte {
+	if t.c.Data == nil {
+		return m
+	}
 	lane := t.c.Data.Lane(rank)
 	if lane == nil {
-		return nil
+		return m
 	}
-	n := t.cells()
-	m := make([]byte, n)
 	if t.search.re != nil {
 		lo, hi := lane.Window(t.from, t.from+t.span)
 		for i := lo; i < hi; i++ {
@@ -95,7 +110,12 @@ func (t *timeline) marks(rank int, selected bool) []byte {
 }
 
 func (t *timeline) mark(m []byte, lane *events.Lane, i int, v byte) {
-	a, b := t.cellOf(lane.Start[i]), t.cellOf(lane.Start[i]+lane.Dur[i])
+	t.markSpan(m, lane.Start[i], lane.Start[i]+lane.Dur[i], v)
+}
+
+// markSpan flags the cells of [start, end) with v (the higher mark wins).
+func (t *timeline) markSpan(m []byte, start, end int64, v byte) {
+	a, b := t.cellOf(start), t.cellOf(end)
 	for c := max(a, 0); c <= min(b, len(m)-1); c++ {
 		m[c] = max(m[c], v)
 	}
@@ -150,6 +170,8 @@ func (t *timeline) cellStyle(c cell, mark byte) runStyle {
 		st = st.Underline(true).Bold(true)
 	case 2:
 		st = st.Reverse(true)
+	case 3:
+		st = st.Bold(true).Italic(true).Underline(true)
 	}
 	open, close, _ := strings.Cut(st.Render("\x00"), "\x00")
 	if t.styleCache == nil {

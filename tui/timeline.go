@@ -33,7 +33,8 @@ type timeline struct {
 	expandAll  bool
 	classCache map[int][]string
 	filter     filter
-	pressX     int // where the left button went down, -1 when up
+	pressX     int  // where the left button went down, -1 when up
+	path       bool // overlay the what-if critical path (critpath.go)
 }
 
 // laneRow is a stage header (rank -1), one rank's lane, or one of its
@@ -244,6 +245,8 @@ func (t *timeline) eventKey(k tea.KeyPressMsg) {
 		t.toggle(true)
 	case key.Matches(k, keys.Filter):
 		t.filter = filter{editing: true, class: t.filter.class}
+	case key.Matches(k, keys.CritPath):
+		t.path = !t.path
 	case key.Matches(k, keys.Clear):
 		t.search, t.only, t.filter = search{}, nil, filter{}
 		t.setStep(t.step)
@@ -333,5 +336,5 @@ func (t *timeline) headLine(tl *result.Timeline) string {
 	if t.only != nil {
 		s += fmt.Sprintf(" · %d of %d ranks (esc: all)", len(t.only), len(tl.Rows))
 	}
-	return s + t.search.status() + t.filter.status()
+	return s + t.search.status() + t.filter.status() + t.pathStatus()
 }
