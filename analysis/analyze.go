@@ -97,7 +97,7 @@ func analyze(ctx context.Context, t *model.Trace, opts Options) (*run, error) {
 }
 
 func newResult(t *model.Trace, opts Options) *result.Result {
-	res := &result.Result{SchemaVersion: result.SchemaVersion, Tool: opts.Tool, BottleneckStage: -1, GPUName: gpuName(t)}
+	res := &result.Result{SchemaVersion: result.SchemaVersion, SchemaMinor: result.SchemaMinor, Tool: opts.Tool, BottleneckStage: -1, GPUName: gpuName(t)}
 	for _, s := range t.Sources {
 		res.Sources = append(res.Sources, result.Source{Path: s.Path, Format: s.Format, Version: s.Version})
 	}

@@ -17,7 +17,7 @@ func AnalyzeOpTable(t *model.OpTable, source string, opts Options) (*result.Resu
 		return nil, fmt.Errorf("analysis: %s: %w", source, err)
 	}
 	rep, preds, paths := whatif.Run(g, whatif.Defaults(g, -1))
-	res := &result.Result{SchemaVersion: result.SchemaVersion, Tool: opts.Tool, BottleneckStage: -1,
+	res := &result.Result{SchemaVersion: result.SchemaVersion, SchemaMinor: result.SchemaMinor, Tool: opts.Tool, BottleneckStage: -1,
 		Sources: []result.Source{{Path: source, Format: "op-table"}}, WorldSize: len(g.Workers),
 		Schedule: "unknown", WhatIf: whatif.Summary(g, rep, preds, paths)}
 	for _, w := range g.Workers {

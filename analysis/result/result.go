@@ -16,6 +16,12 @@ import (
 // SchemaVersion is the version of the JSON form written by this build.
 const SchemaVersion = 1
 
+// SchemaMinor counts the additive changes since SchemaVersion was last
+// bumped, so that scripts can tell which fields to expect; readers ignore
+// it. 1: missing_ranks, phase_source, schedule_evidence, steps_from,
+// unaligned_ranks, A2A, and the whatif section.
+const SchemaMinor = 1
+
 // Axes are the keys used in per-axis maps. "A2A" is all-to-all traffic
 // that is not expert parallelism (a recommender's embedding exchange):
 // not a layout axis, it has no size or coordinate.
@@ -24,6 +30,7 @@ var Axes = []string{"TP", "PP", "DP", "CP", "EP", "A2A"}
 // Result is the outcome of analysing one job.
 type Result struct {
 	SchemaVersion int       `json:"schema_version"`
+	SchemaMinor   int       `json:"schema_minor,omitempty"`
 	Tool          string    `json:"tool"` // "tpptrace <version>"
 	Sources       []Source  `json:"sources"`
 	Skipped       []Skipped `json:"skipped,omitempty"`
