@@ -202,3 +202,20 @@ func TestWhatIfDefaultBothFaults(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkWhatIf1024: the same on a 1,024-rank job (big-64 with 64 DP
+// replicas, TP4 PP4 DP64, 3 steps): issue 11 asks under 30 s on 2 cores.
+func BenchmarkWhatIf1024(b *testing.B) {
+	cfg := sampletest.Config(b, "big-64")
+	cfg.DP, cfg.HostOffsetsNs = 64, nil
+	job := sampletest.Simulate(b, cfg)
+	b.ResetTimer()
+	for b.Loop() {
+		g, err := analysis.WhatIfGraph(context.Background(), job.Trace, analysis.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		whatif.Run(g, whatif.Defaults(g, 5))
+		b.ReportMetric(float64(g.Len()), "ops")
+	}
+}
