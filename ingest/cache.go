@@ -17,7 +17,7 @@ import (
 
 // cacheVersion changes whenever a reader changes what it produces, so that
 // old cached datasets are not reused.
-const cacheVersion = "ingest-2"
+const cacheVersion = "ingest-3"
 
 // CacheDirName is the cache directory made beside the inputs.
 const CacheDirName = ".tpptrace-cache"
