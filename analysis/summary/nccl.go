@@ -20,7 +20,7 @@ import (
 // reduce_scatter and all_to_all (n−1)/n on the input size, all_gather
 // n−1 on the input shard, others 1); 0 when bytes are unknown.
 type CollRow struct {
-	Comm       string  `json:"comm"` // the communicator's name, else its id
+	Comm       string  `json:"comm"` // the communicator's name (else its id) and description
 	Axis       string  `json:"axis"`
 	Op         string  `json:"op"`
 	Bucket     string  `json:"bucket"` // "1 MiB–4 MiB": powers of 4 of the message size, "unknown"
@@ -134,7 +134,12 @@ func commName(t *model.Trace, c int32) string {
 	if c < 0 || int(c) >= len(t.Comms) {
 		return "unknown"
 	}
-	return cmp.Or(t.Comms[c].Name, t.Comms[c].ID)
+	c0 := t.Comms[c]
+	name := cmp.Or(c0.Name, c0.ID)
+	if c0.Desc != "" && c0.Desc != name {
+		name += " " + c0.Desc
+	}
+	return name
 }
 
 // bucketOf is floor(log4(bytes)), -1 when unknown.
