@@ -7,7 +7,7 @@ import (
 )
 
 // measureStep measures every rank that has step windows, in every step,
-// and times every collective instance.
+// times every collective instance, and lists the kernels by short name.
 func measureStep(r *run) error {
 	r.tm = measure.Collectives(r.t, r.inst, r.off.Of)
 	waits := measure.EventWaits(r.t.Events.Len(), &r.tm)
@@ -29,6 +29,7 @@ func measureStep(r *run) error {
 	}
 	r.memPeaks()
 	r.addWaits()
+	r.kernelStats()
 	return nil
 }
 

@@ -115,6 +115,9 @@ func compareTextFull(w io.Writer, c *Comparison) error {
 	for _, s := range c.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", s)
 	}
+	for _, s := range c.Changes.kernelLines() {
+		fmt.Fprintf(&b, "%s\n", s)
+	}
 	b.WriteString("\n")
 	CompareText(&b, c.Deltas)
 	fmt.Fprintf(&b, "\n%s\n", c.Verdict())
@@ -131,6 +134,9 @@ func CompareMarkdown(w io.Writer, c *Comparison, heading string) error {
 	fmt.Fprintf(&b, "- base: %s\n- new: %s\n", mdCell(c.Base.String()), mdCell(c.New.String()))
 	for _, s := range c.Warnings {
 		fmt.Fprintf(&b, "- **warning:** %s\n", mdCell(s))
+	}
+	for _, s := range c.Changes.kernelLines() {
+		fmt.Fprintf(&b, "- %s\n", mdCell(s))
 	}
 	b.WriteString("\n| figure | base | new | change | spread | |\n|---|--:|--:|--:|--:|---|\n")
 	for _, d := range c.Ordered() {
@@ -168,8 +174,9 @@ func CompareJSON(w io.Writer, c *Comparison) error {
 		Base        Run         `json:"base"`
 		New         Run         `json:"new"`
 		Warnings    []string    `json:"warnings,omitempty"`
+		Changes     Changes     `json:"changes"`
 		Deltas      []jsonDelta `json:"deltas"`
-	}{Threshold: c.Threshold, Regressions: c.Regressions(), Base: c.Base, New: c.New, Warnings: c.Warnings}
+	}{Threshold: c.Threshold, Regressions: c.Regressions(), Base: c.Base, New: c.New, Warnings: c.Warnings, Changes: c.Changes}
 	for _, d := range c.Deltas {
 		jd := jsonDelta{Delta: d, Change: d.Change()}
 		if d.Unit == gate.UnitFraction {

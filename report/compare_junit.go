@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 )
 
 // JUnit's usual shape: testsuites > testsuite > testcase [> failure].
@@ -23,6 +25,7 @@ type junitSuite struct {
 	Skipped    int         `xml:"skipped,attr"`
 	Properties []junitProp `xml:"properties>property,omitempty"`
 	Cases      []junitCase `xml:"testcase"`
+	Output     string      `xml:"system-out,omitempty"`
 }
 
 type junitProp struct {
@@ -47,9 +50,11 @@ type junitFailure struct {
 // CompareJUnit writes c as a JUnit XML report: one test case per gated
 // figure (classname tpptrace.compare, name the figure's id), a failure
 // for each regression carrying its delta and threshold; figures shown but
-// not gated are skipped cases.
+// not gated are skipped cases; the suite's system-out carries the
+// warnings and what changed (kernels added, removed, grown).
 func CompareJUnit(w io.Writer, c *Comparison) error {
-	s := junitSuite{Name: "tpptrace compare", Properties: []junitProp{{"base", c.Base.String()}, {"new", c.New.String()}}}
+	s := junitSuite{Name: "tpptrace compare", Properties: []junitProp{{"base", c.Base.String()}, {"new", c.New.String()}},
+		Output: strings.Join(append(slices.Clone(c.Warnings), c.Changes.kernelLines()...), "\n")}
 	for _, d := range c.Deltas {
 		s.Cases = append(s.Cases, junitCaseOf(d))
 	}

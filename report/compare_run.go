@@ -101,6 +101,7 @@ type Comparison struct {
 	Threshold float64
 	Deltas    []Delta
 	Warnings  []string // the runs differ in ways that make figures hard to compare
+	Changes   Changes  // what changed beside the figures: GPU, layout, world size, kernels
 }
 
 // NewComparison compares cur (read from newInput) with base (read from
@@ -125,6 +126,7 @@ func NewComparisonWith(baseInput string, base *result.Result, newInput string, c
 			c.Warnings = append(c.Warnings, fmt.Sprintf("the %s run has no trace of %s: its figures describe %d ranks only", u.name, m, u.run.WorldSize))
 		}
 	}
+	c.Changes = changesOf(c, base, cur)
 	return c
 }
 

@@ -325,3 +325,41 @@ func TestCompareBubbleNetOfTheStagesWork(t *testing.T) {
 		t.Errorf("bubble grown with the same compute: %+v", d)
 	}
 }
+
+// TestCompareSaysWhichKernelsChanged: kernels only the new run has are
+// added, only the base removed, and those that grew are listed by growth,
+// in text and JSON.
+func TestCompareSaysWhichKernelsChanged(t *testing.T) {
+	base, cur := fixed(), fixed()
+	base.Kernels = []result.KernelStat{{Name: "gemm", TimeNs: 10e6}, {Name: "softmax", TimeNs: 5e6}, {Name: "old_kernel", TimeNs: 1e6}}
+	cur.Kernels = []result.KernelStat{{Name: "gemm", TimeNs: 12e6}, {Name: "softmax", TimeNs: 5e6}, {Name: "flash_fwd", TimeNs: 3e6}}
+	c := NewComparison("a", base, "b", cur, 0.05)
+	ch := c.Changes
+	if len(ch.KernelsAdded) != 1 || ch.KernelsAdded[0].Name != "flash_fwd" || len(ch.KernelsRemoved) != 1 || ch.KernelsRemoved[0].Name != "old_kernel" ||
+		len(ch.KernelsGrown) != 1 || ch.KernelsGrown[0] != (KernelChange{"gemm", 10e6, 12e6}) {
+		t.Fatalf("changes %+v", ch)
+	}
+	var b bytes.Buffer
+	if _, err := WriteComparison(&b, c, "text"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"kernels added (1): flash_fwd 3.00 ms", "kernels removed (1): old_kernel 1.00 ms", "kernels grown most (1): gemm +2.00 ms (10.0 ms → 12.0 ms)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	WriteComparison(&b, c, "json")
+	var doc struct {
+		Changes struct {
+			Added []KernelChange `json:"kernels_added"`
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil || len(doc.Changes.Added) != 1 {
+		t.Errorf("json changes: %v %+v", err, doc)
+	}
+	base.Kernels = nil
+	if ch := NewComparison("a", base, "b", cur, 0.05).Changes; len(ch.KernelsAdded) != 0 {
+		t.Errorf("a base without kernels: every kernel added: %+v", ch)
+	}
+}

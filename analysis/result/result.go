@@ -65,11 +65,48 @@ type Result struct {
 	// origin PeakFrom names: "flag" or "gpu-table" (GPUName's dense bf16
 	// figure). See docs/semantics.md.
 	GPUName           string  `json:"gpu_name,omitempty"` // e.g. "NVIDIA H100 80GB HBM3", when the trace names it
+	// Kernels are the GPU kernels of the analysed steps by short name
+	// (KernelShortName), the MaxKernels largest by time: what `compare`
+	// reads to say which kernels appeared, vanished or grew.
+	Kernels []KernelStat `json:"kernels,omitempty"`
 	TokensPerS        float64 `json:"tokens_per_s,omitempty"`
 	ModelTFLOPsPerGPU float64 `json:"model_tflops_per_gpu,omitempty"`
 	MFU               float64 `json:"mfu,omitempty"`
 	PeakTFLOPsPerGPU  float64 `json:"peak_tflops_per_gpu,omitempty"`
 	PeakFrom          string  `json:"peak_from,omitempty"` // "flag", "gpu-table"
+}
+
+// KernelStat is one kernel short name over the analysed steps: launches
+// and GPU time per step, summed over ranks.
+type KernelStat struct {
+	Name   string  `json:"name"`
+	Count  float64 `json:"count"`   // per step
+	TimeNs int64   `json:"time_ns"` // per step, summed over ranks
+}
+
+// MaxKernels is how many kernels a Result lists at most.
+const MaxKernels = 200
+
+// KernelShortName is a kernel's name without its return type, template
+// arguments and parameter list: "void at::native::elementwise_kernel<128,
+// 4>(int, ...)" → "at::native::elementwise_kernel".
+func KernelShortName(name string) string {
+	s := strings.TrimPrefix(strings.TrimSpace(name), "void ")
+	var b strings.Builder
+	depth := 0
+	for _, c := range s {
+		switch {
+		case c == '<':
+			depth++
+		case c == '>' && depth > 0:
+			depth--
+		case c == '(' && depth == 0:
+			return strings.TrimSpace(b.String())
+		case depth == 0:
+			b.WriteRune(c)
+		}
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // StageOrder is the pass order one stage's schedule was read from.
