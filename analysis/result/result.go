@@ -64,16 +64,16 @@ type Result struct {
 	// per GPU (10¹² FLOP/s); MFU that over PeakTFLOPsPerGPU (0..1), whose
 	// origin PeakFrom names: "flag" or "gpu-table" (GPUName's dense bf16
 	// figure). See docs/semantics.md.
-	GPUName           string  `json:"gpu_name,omitempty"` // e.g. "NVIDIA H100 80GB HBM3", when the trace names it
+	GPUName string `json:"gpu_name,omitempty"` // e.g. "NVIDIA H100 80GB HBM3", when the trace names it
 	// Kernels are the GPU kernels of the analysed steps by short name
 	// (KernelShortName), the MaxKernels largest by time: what `compare`
 	// reads to say which kernels appeared, vanished or grew.
-	Kernels []KernelStat `json:"kernels,omitempty"`
-	TokensPerS        float64 `json:"tokens_per_s,omitempty"`
-	ModelTFLOPsPerGPU float64 `json:"model_tflops_per_gpu,omitempty"`
-	MFU               float64 `json:"mfu,omitempty"`
-	PeakTFLOPsPerGPU  float64 `json:"peak_tflops_per_gpu,omitempty"`
-	PeakFrom          string  `json:"peak_from,omitempty"` // "flag", "gpu-table"
+	Kernels           []KernelStat `json:"kernels,omitempty"`
+	TokensPerS        float64      `json:"tokens_per_s,omitempty"`
+	ModelTFLOPsPerGPU float64      `json:"model_tflops_per_gpu,omitempty"`
+	MFU               float64      `json:"mfu,omitempty"`
+	PeakTFLOPsPerGPU  float64      `json:"peak_tflops_per_gpu,omitempty"`
+	PeakFrom          string       `json:"peak_from,omitempty"` // "flag", "gpu-table"
 }
 
 // KernelStat is one kernel short name over the analysed steps: launches
