@@ -57,6 +57,10 @@ type Result struct {
 	RankSteps        []RankStep   `json:"rank_steps,omitempty"` // per rank and step, for heatmaps
 	Timeline         *Timeline    `json:"timeline,omitempty"`   // one representative step, classified
 	Warnings         []string     `json:"warnings,omitempty"`
+	// Kernels are the GPU kernels of the analysed steps by short name
+	// (KernelShortName), the MaxKernels largest by time: what `compare`
+	// reads to say which kernels appeared, vanished or grew.
+	Kernels []KernelStat `json:"kernels,omitempty"`
 	// Throughput and model FLOPs utilization (seed §6.9), present only when
 	// the user gave the tokens per step (and, for the FLOPs figures, the
 	// model size): a trace does not know the model. TokensPerS is tokens per
@@ -64,16 +68,12 @@ type Result struct {
 	// per GPU (10¹² FLOP/s); MFU that over PeakTFLOPsPerGPU (0..1), whose
 	// origin PeakFrom names: "flag" or "gpu-table" (GPUName's dense bf16
 	// figure). See docs/semantics.md.
-	GPUName string `json:"gpu_name,omitempty"` // e.g. "NVIDIA H100 80GB HBM3", when the trace names it
-	// Kernels are the GPU kernels of the analysed steps by short name
-	// (KernelShortName), the MaxKernels largest by time: what `compare`
-	// reads to say which kernels appeared, vanished or grew.
-	Kernels           []KernelStat `json:"kernels,omitempty"`
-	TokensPerS        float64      `json:"tokens_per_s,omitempty"`
-	ModelTFLOPsPerGPU float64      `json:"model_tflops_per_gpu,omitempty"`
-	MFU               float64      `json:"mfu,omitempty"`
-	PeakTFLOPsPerGPU  float64      `json:"peak_tflops_per_gpu,omitempty"`
-	PeakFrom          string       `json:"peak_from,omitempty"` // "flag", "gpu-table"
+	GPUName           string  `json:"gpu_name,omitempty"` // e.g. "NVIDIA H100 80GB HBM3", when the trace names it
+	TokensPerS        float64 `json:"tokens_per_s,omitempty"`
+	ModelTFLOPsPerGPU float64 `json:"model_tflops_per_gpu,omitempty"`
+	MFU               float64 `json:"mfu,omitempty"`
+	PeakTFLOPsPerGPU  float64 `json:"peak_tflops_per_gpu,omitempty"`
+	PeakFrom          string  `json:"peak_from,omitempty"` // "flag", "gpu-table"
 }
 
 // KernelStat is one kernel short name over the analysed steps: launches
