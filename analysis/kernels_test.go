@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,5 +29,20 @@ func TestResultKernelsMatchTruth(t *testing.T) {
 	}
 	if len(res.Kernels) == 0 || math.Abs(compute-want) > 0.01*want {
 		t.Errorf("compute kernels %.0f ns per step, truth %.0f (%d kernels)", compute, want, len(res.Kernels))
+	}
+}
+
+// TestPeriodIsTheMedianRankStep: period_ns is the truth's median rank
+// step; step_ns stays the span, longer by the skew.
+func TestPeriodIsTheMedianRankStep(t *testing.T) {
+	job := sampletest.Job(t, "default")
+	res := mustAnalyze(t, job.Trace)
+	var steps []int64
+	for _, r := range job.Truth.Ranks {
+		steps = append(steps, r.StepNs)
+	}
+	slices.Sort(steps)
+	if want := steps[len(steps)/2]; math.Abs(float64(res.PeriodNs-want)) > 0.005*float64(want) || res.PeriodNs > res.StepNs {
+		t.Errorf("period %d ns, truth's median rank step %d, span %d", res.PeriodNs, want, res.StepNs)
 	}
 }

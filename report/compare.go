@@ -136,7 +136,8 @@ func Compare(base, cur *result.Result, threshold float64) []Delta {
 }
 
 // CompareWith lines up the figures the seed's performance gate keeps
-// (§6.9), in gate.Metrics order: step time, tokens/s and MFU (when both
+// (§6.9), in gate.Metrics order: step time, the step period (when both
+// runs have it), tokens/s and MFU (when both
 // runs have them; they regress when they fall), each stage's bubble time
 // and fraction, exposed time per axis (for PP, the transfer: what the
 // exposed-PP finding counts), the exposed wait for late or slow members
@@ -157,6 +158,9 @@ func CompareWith(base, cur *result.Result, opt Options) []Delta {
 		return j.judge(key, Delta{ID: id, Name: name, Kind: DeltaFigure, Base: b, New: n, Unit: unit, Spread: spread}, true)
 	}
 	ds := []Delta{fig("step", "step_ns", "step", gate.UnitNs, float64(base.StepNs), float64(cur.StepNs), stepSpread(base, cur))}
+	if base.PeriodNs > 0 && cur.PeriodNs > 0 {
+		ds = append(ds, fig("period", "period_ns", "step period", gate.UnitNs, float64(base.PeriodNs), float64(cur.PeriodNs), periodSpread(base, cur)))
+	}
 	ds = append(ds, throughputDeltas(base, cur, j)...)
 	ds = append(ds, bubbleDeltas(base, cur, j)...)
 	for _, ax := range comparedAxes(base, cur, "TP", "PP", "DP") {

@@ -81,3 +81,26 @@ func sd(v []float64) float64 {
 	}
 	return math.Sqrt(ss / float64(len(v)-1))
 }
+
+// periodSpread is the larger standard deviation over steps of the median
+// rank step (from rank_steps).
+func periodSpread(base, cur *result.Result) float64 {
+	return max(sd(medianRankSteps(base)), sd(medianRankSteps(cur)))
+}
+
+// medianRankSteps is, per analysed step, the median over ranks of their
+// step_ns (the upper middle for an even count), as period_ns is over the
+// ranks' means.
+func medianRankSteps(r *result.Result) []float64 {
+	by := map[int][]int64{}
+	for _, rs := range r.RankSteps {
+		by[rs.Iteration] = append(by[rs.Iteration], rs.StepNs)
+	}
+	var out []float64
+	for _, v := range by {
+		slices.Sort(v)
+		out = append(out, float64(v[len(v)/2]))
+	}
+	slices.Sort(out)
+	return out
+}

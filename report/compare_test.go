@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -361,5 +362,22 @@ func TestCompareSaysWhichKernelsChanged(t *testing.T) {
 	base.Kernels = nil
 	if ch := NewComparison("a", base, "b", cur, 0.05).Changes; len(ch.KernelsAdded) != 0 {
 		t.Errorf("a base without kernels: every kernel added: %+v", ch)
+	}
+}
+
+// TestComparePeriod: the step period is compared when both runs have it,
+// with its own spread from rank_steps.
+func TestComparePeriod(t *testing.T) {
+	base, cur := fixed(), fixed()
+	if slices.ContainsFunc(Compare(base, cur, 0.05), func(d Delta) bool { return d.ID == "period_ns" }) {
+		t.Fatal("a period compared without one")
+	}
+	base.PeriodNs, cur.PeriodNs = 100e6, 110e6
+	for it, ns := range []int64{99e6, 101e6} {
+		base.RankSteps = append(base.RankSteps, result.RankStep{Rank: 0, Iteration: it, StepNs: ns})
+	}
+	d := deltaNamed(t, Compare(base, cur, 0.05), "step period")
+	if d.ID != "period_ns" || !d.Regressed || math.Abs(d.Spread-math.Sqrt2*1e6) > 1 {
+		t.Errorf("period 100 → 110 ms: %+v", d)
 	}
 }

@@ -45,18 +45,23 @@ type Result struct {
 	// came from; empty when PP = 1.
 	ScheduleEvidence []StageOrder `json:"schedule_evidence,omitempty"`
 	StepNs           int64        `json:"step_ns"`
-	Iterations       []Iteration  `json:"iterations"`
-	Ranks            []RankStats  `json:"ranks"`
-	Stages           []StageStats `json:"stages"`
-	BottleneckStage  int          `json:"bottleneck_stage"`
-	StageImbalance   float64      `json:"stage_imbalance"` // max/mean of stage compute
-	SlowRanks        []SlowRank   `json:"slow_ranks"`
-	Findings         []Finding    `json:"findings"`
-	Comms            []CommStats  `json:"comms,omitempty"`
-	Clock            ClockStats   `json:"clock"`
-	RankSteps        []RankStep   `json:"rank_steps,omitempty"` // per rank and step, for heatmaps
-	Timeline         *Timeline    `json:"timeline,omitempty"`   // one representative step, classified
-	Warnings         []string     `json:"warnings,omitempty"`
+	// PeriodNs is the iteration period: the median over ranks of each
+	// rank's step_ns (the mean length of its step windows). StepNs is the
+	// span from the earliest rank's start to the latest rank's end, longer
+	// by the ranks' skew. See docs/semantics.md.
+	PeriodNs        int64        `json:"period_ns,omitempty"`
+	Iterations      []Iteration  `json:"iterations"`
+	Ranks           []RankStats  `json:"ranks"`
+	Stages          []StageStats `json:"stages"`
+	BottleneckStage int          `json:"bottleneck_stage"`
+	StageImbalance  float64      `json:"stage_imbalance"` // max/mean of stage compute
+	SlowRanks       []SlowRank   `json:"slow_ranks"`
+	Findings        []Finding    `json:"findings"`
+	Comms           []CommStats  `json:"comms,omitempty"`
+	Clock           ClockStats   `json:"clock"`
+	RankSteps       []RankStep   `json:"rank_steps,omitempty"` // per rank and step, for heatmaps
+	Timeline        *Timeline    `json:"timeline,omitempty"`   // one representative step, classified
+	Warnings        []string     `json:"warnings,omitempty"`
 	// Kernels are the GPU kernels of the analysed steps by short name
 	// (KernelShortName), the MaxKernels largest by time: what `compare`
 	// reads to say which kernels appeared, vanished or grew.

@@ -21,7 +21,8 @@ type Metric struct {
 
 // Metrics is the registry of compared figures, in compare's order.
 var Metrics = []Metric{
-	{"step", "step_ns", "step", UnitNs, true, "the step time"},
+	{"step", "step_ns", "step", UnitNs, true, "the step time: earliest rank's start to latest rank's end"},
+	{"period", "period_ns", "step period", UnitNs, true, "the iteration period: median over ranks of their step"},
 	{"tokens_per_s", "tokens_per_s", "tokens/s", UnitTokens, true, "throughput (with --tokens-per-step); regresses when it falls"},
 	{"mfu", "mfu", "MFU", UnitFraction, true, "model FLOPs utilization; regresses when it falls"},
 	{"bubble", "stage[i].bubble_ns", "stage i bubble", UnitNs, true, "each stage's bubble per step (without a pipeline: idle GPU)"},
