@@ -26,7 +26,7 @@ var Metrics = []Metric{
 	{"tokens_per_s", "tokens_per_s", "tokens/s", UnitTokens, true, "throughput (with --tokens-per-step); regresses when it falls"},
 	{"mfu", "mfu", "MFU", UnitFraction, true, "model FLOPs utilization; regresses when it falls"},
 	{"bubble", "stage[i].bubble_ns", "stage i bubble", UnitNs, true, "each stage's bubble per step (without a pipeline: idle GPU)"},
-	{"bubble_fraction", "stage[i].bubble_fraction", "stage i bubble fraction", UnitFraction, false, "each stage's bubble as a share of its step; gated when the bubble time grew too"},
+	{"bubble_fraction", "stage[i].bubble_fraction", "stage i bubble fraction", UnitFraction, false, "each stage's bubble as a share of its step"},
 	{"exposed", "exposed_<axis>_ns", "exposed <AXIS>", UnitNs, true, "exposed communication per axis, mean over ranks (PP: the transfer)"},
 	{"exposed_wait", "exposed_wait_<axis>_ns", "exposed wait <AXIS>", UnitNs, true, "of it, the wait for late or slow members (TP, DP, ...)"},
 	{"compute", "slowest_stage_compute_ns", "slowest stage compute", UnitNs, true, "the slowest stage's compute"},
@@ -61,7 +61,7 @@ func MetricsHelp() string {
 	for _, m := range Metrics {
 		def := ""
 		if !m.Default {
-			def = " (not gated unless asked)"
+			def = " (gated only when its time grew too, or when named)"
 		}
 		fmt.Fprintf(&b, "  %-16s %-26s %s%s\n", m.Key, m.ID, m.Help, def)
 	}

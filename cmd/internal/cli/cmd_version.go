@@ -51,7 +51,7 @@ func versionLine(tool string, bi *debug.BuildInfo) string {
 		return tool
 	}
 	var parts []string
-	if v := bi.Main.Version; v != "" {
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
 		parts = append(parts, "module "+v)
 	}
 	set := map[string]string{}

@@ -37,3 +37,11 @@ func TestBareCommandIsAUsageError(t *testing.T) {
 		t.Errorf("help: exit %d", code)
 	}
 }
+
+func TestVersionLineOfADevelBuild(t *testing.T) {
+	bi := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "(devel)"},
+		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}}}
+	if got := versionLine("tpptrace devel", bi); got != "tpptrace devel (revision abc, go1.26.0)" {
+		t.Errorf("got %q", got)
+	}
+}
