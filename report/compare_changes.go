@@ -112,7 +112,7 @@ func (ch Changes) Lines() []string {
 	return out
 }
 
-// kernelLines are the kernel lines of Lines (the differences are warnings already).
-func (ch Changes) kernelLines() []string {
+// KernelLines are the kernel lines of Lines (the differences are warnings already).
+func (ch Changes) KernelLines() []string {
 	return Changes{KernelsAdded: ch.KernelsAdded, KernelsRemoved: ch.KernelsRemoved, KernelsGrown: ch.KernelsGrown, Added: ch.Added, Removed: ch.Removed}.Lines()
 }

@@ -115,7 +115,7 @@ func compareTextFull(w io.Writer, c *Comparison) error {
 	for _, s := range c.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", s)
 	}
-	for _, s := range c.Changes.kernelLines() {
+	for _, s := range c.Changes.KernelLines() {
 		fmt.Fprintf(&b, "%s\n", s)
 	}
 	b.WriteString("\n")
@@ -135,7 +135,7 @@ func CompareMarkdown(w io.Writer, c *Comparison, heading string) error {
 	for _, s := range c.Warnings {
 		fmt.Fprintf(&b, "- **warning:** %s\n", mdCell(s))
 	}
-	for _, s := range c.Changes.kernelLines() {
+	for _, s := range c.Changes.KernelLines() {
 		fmt.Fprintf(&b, "- %s\n", mdCell(s))
 	}
 	b.WriteString("\n| figure | base | new | change | spread | |\n|---|--:|--:|--:|--:|---|\n")

@@ -54,7 +54,7 @@ type junitFailure struct {
 // warnings and what changed (kernels added, removed, grown).
 func CompareJUnit(w io.Writer, c *Comparison) error {
 	s := junitSuite{Name: "tpptrace compare", Properties: []junitProp{{"base", c.Base.String()}, {"new", c.New.String()}},
-		Output: strings.Join(append(slices.Clone(c.Warnings), c.Changes.kernelLines()...), "\n")}
+		Output: strings.Join(append(slices.Clone(c.Warnings), c.Changes.KernelLines()...), "\n")}
 	for _, d := range c.Deltas {
 		s.Cases = append(s.Cases, junitCaseOf(d))
 	}

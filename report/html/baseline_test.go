@@ -73,3 +73,19 @@ func sectionOf(t *testing.T, page, from, to string) string {
 	}
 	return section
 }
+
+// TestBaselineSectionSaysWhichKernelsChanged: the page lists the kernels
+// added and the spread column.
+func TestBaselineSectionSaysWhichKernelsChanged(t *testing.T) {
+	base, cur := regressedPair()
+	base.Kernels = []result.KernelStat{{Name: "gemm", TimeNs: 10e6}}
+	cur.Kernels = []result.KernelStat{{Name: "gemm", TimeNs: 10e6}, {Name: "flash_fwd", TimeNs: 3e6}}
+	var page strings.Builder
+	if err := PageWith(&page, cur, nil, Options{Baseline: report.NewComparison("base.json", base, "new.json", cur, 0.05)}); err != nil {
+		t.Fatal(err)
+	}
+	section := sectionOf(t, page.String(), `<h2 id="baseline">`, "<h2>Findings</h2>")
+	if !strings.Contains(section, "<li>kernels added (1): flash_fwd 3.00 ms</li>") || !strings.Contains(section, "<th>spread</th>") {
+		t.Errorf("section:\n%s", section)
+	}
+}
