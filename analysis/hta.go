@@ -26,6 +26,9 @@ type HTARank struct {
 	NonComputeNs  int64   // KernelNs − ComputeNs − IdleNs
 	OverlapPct    float64 // 100·|comm ∩ compute| / |comm|; -1 without comm
 	ExposedCommNs int64   // |comm| − |comm ∩ compute|
+	// Kernel types (HTA's COMMUNICATION, MEMORY): the union of the
+	// communication kernels, and of the memory kernels (memcpy, memset).
+	CommNs, MemoryNs int64
 }
 
 // HTABreakdown reproduces HTA's get_temporal_breakdown and
@@ -46,11 +49,35 @@ func HTABreakdown(t *model.Trace, includeLast bool) []HTARank {
 
 func htaRank(t *model.Trace, r int32, lo, hi int, includeLast bool) HTARank {
 	keep := htaKeep(t, lo, hi, includeLast)
-	round := fractionalMicros(t, lo, hi)
-	var all, comp, comm []measure.Interval
+	accept := func(i int) bool { return keep == nil || keep[t.Events.Corr[i]] }
+	return rankBreakdown(t, r, lo, hi, accept, fractionalMicros(t, lo, hi))
+}
+
+// BreakdownWhere is HTABreakdown's figures per rank over the GPU events
+// that accept takes (all when nil), without HTA's window or its rounding
+// to whole microseconds: `tpptrace breakdown` over the analysed steps.
+func BreakdownWhere(t *model.Trace, accept func(i int) bool) []HTARank {
+	if accept == nil {
+		accept = func(int) bool { return true }
+	}
+	var out []HTARank
+	for _, r := range t.Ranks {
+		lo, hi := t.Events.RankRange(r.Rank)
+		if hi > lo {
+			out = append(out, rankBreakdown(t, r.Rank, lo, hi, accept, false))
+		}
+	}
+	return out
+}
+
+// rankBreakdown classifies rank r's accepted GPU events (rows lo..hi) as
+// HTA does: communication by name, computation what is neither
+// communication nor HTA's non-compute names; memory by kind.
+func rankBreakdown(t *model.Trace, r int32, lo, hi int, accept func(int) bool, round bool) HTARank {
+	var all, comp, comm, mem []measure.Interval
 	for i := lo; i < hi; i++ {
 		k := t.Events.Kind[i]
-		if !k.OnGPU() || k == model.KindGPUAnnotation || keep != nil && !keep[t.Events.Corr[i]] {
+		if !k.OnGPU() || k == model.KindGPUAnnotation || !accept(i) {
 			continue
 		}
 		iv := measure.Interval{Start: t.Events.Start[i], End: t.Events.Start[i] + t.Events.Dur[i]}
@@ -58,6 +85,9 @@ func htaRank(t *model.Trace, r int32, lo, hi int, includeLast bool) HTARank {
 			iv = htaRound(iv)
 		}
 		all = append(all, iv)
+		if k == model.KindMemcpy || k == model.KindMemset {
+			mem = append(mem, iv)
+		}
 		switch name := t.Name(i); {
 		case htaComm.MatchString(name):
 			comm = append(comm, iv)
@@ -65,12 +95,14 @@ func htaRank(t *model.Trace, r int32, lo, hi int, includeLast bool) HTARank {
 			comp = append(comp, iv)
 		}
 	}
-	return htaFigures(r, measure.Normalize(all), measure.Normalize(comp), measure.Normalize(comm))
+	h := htaFigures(r, measure.Normalize(all), measure.Normalize(comp), measure.Normalize(comm))
+	h.MemoryNs = measure.Normalize(mem).Len()
+	return h
 }
 
 func htaFigures(r int32, all, comp, comm measure.Set) HTARank {
 	lo, hi := all.Bounds()
-	h := HTARank{Rank: r, KernelNs: hi - lo, ComputeNs: comp.Len(), OverlapPct: -1}
+	h := HTARank{Rank: r, KernelNs: hi - lo, ComputeNs: comp.Len(), CommNs: comm.Len(), OverlapPct: -1}
 	h.IdleNs = h.KernelNs - all.Len()
 	h.NonComputeNs = h.KernelNs - h.ComputeNs - h.IdleNs
 	if c := comm.Len(); c > 0 {

@@ -1,13 +1,15 @@
 package analysis
 
 import (
+	"slices"
+
 	"github.com/tpptrace/tpptrace/analysis/measure"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
 // measureStep measures every rank that has step windows, in every step,
-// and times every collective instance.
+// times every collective instance, and lists the kernels by short name.
 func measureStep(r *run) error {
 	r.tm = measure.Collectives(r.t, r.inst, r.off.Of)
 	waits := measure.EventWaits(r.t.Events.Len(), &r.tm)
@@ -27,8 +29,10 @@ func measureStep(r *run) error {
 	for i := range r.ranks {
 		r.res.Ranks[i] = r.rankStats(&r.ranks[i])
 	}
+	r.res.PeriodNs = periodOf(r.res.Ranks)
 	r.memPeaks()
 	r.addWaits()
+	r.kernelStats()
 	return nil
 }
 
@@ -96,4 +100,18 @@ func divAxes(m map[string]int64, n int64) {
 	for k := range m {
 		m[k] /= n
 	}
+}
+
+// periodOf is the median over ranks of their step_ns (the upper middle
+// for an even count), 0 without ranks.
+func periodOf(rs []result.RankStats) int64 {
+	if len(rs) == 0 {
+		return 0
+	}
+	v := make([]int64, len(rs))
+	for i, r := range rs {
+		v[i] = r.StepNs
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
 }

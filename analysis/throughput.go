@@ -62,11 +62,15 @@ func Throughput(res *result.Result, m Model) {
 		return
 	}
 	res.TokensPerS, res.ModelTFLOPsPerGPU, res.MFU, res.PeakTFLOPsPerGPU, res.PeakFrom = 0, 0, 0, 0, ""
-	if res.StepNs <= 0 {
+	step := res.PeriodNs // the iteration period; a Result without one: the span
+	if step <= 0 {
+		step = res.StepNs
+	}
+	if step <= 0 {
 		res.Warnings = append(res.Warnings, "no step time: tokens/s and MFU are not known")
 		return
 	}
-	res.TokensPerS = m.TokensPerStep / (float64(res.StepNs) / 1e9)
+	res.TokensPerS = m.TokensPerStep / (float64(step) / 1e9)
 	f := m.flopsPerToken()
 	if f <= 0 || res.WorldSize <= 0 {
 		return

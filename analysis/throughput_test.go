@@ -102,7 +102,7 @@ func TestPeakTFLOPs(t *testing.T) {
 }
 
 // TestAnalyzeThroughput: Analyze takes the GPU name from the trace and
-// fills the figures from Options.Model at the measured step time.
+// fills the figures from Options.Model at the measured iteration period.
 func TestAnalyzeThroughput(t *testing.T) {
 	cfg, err := samples.Lookup("default")
 	if err != nil {
@@ -116,8 +116,18 @@ func TestAnalyzeThroughput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := 5e5 / (float64(res.StepNs) / 1e9)
+	want := 5e5 / (float64(res.PeriodNs) / 1e9) // over the iteration period
 	if res.GPUName != cfg.GPUName || !near(res.TokensPerS, want) || !near(res.MFU, res.ModelTFLOPsPerGPU/989) {
 		t.Errorf("gpu %q tokens/s %g MFU %g; want %q, %g, %g", res.GPUName, res.TokensPerS, res.MFU, cfg.GPUName, want, res.ModelTFLOPsPerGPU/989)
+	}
+}
+
+// TestThroughputUsesThePeriod: tokens/s is over the iteration period, not
+// the span that the ranks' skew lengthens.
+func TestThroughputUsesThePeriod(t *testing.T) {
+	res := &result.Result{StepNs: 100e6, PeriodNs: 80e6, WorldSize: 16}
+	Throughput(res, Model{TokensPerStep: 1e6})
+	if res.TokensPerS != 1.25e7 {
+		t.Errorf("tokens/s %g, want 1.25e7 (1 M tokens per 80 ms)", res.TokensPerS)
 	}
 }

@@ -178,3 +178,31 @@ func TestLoadDuplicateRanksFails(t *testing.T) {
 		t.Fatalf("want a duplicate-rank error, got %v", err)
 	}
 }
+
+// TestGeneratorCompanionsAndKinetoSpansAreNotSkippedInput: the bundled
+// sample's job.json and truth.json, and Kineto's own "Trace" span in each
+// trace, are not reported as skipped input; a job.json of another shape
+// still is.
+func TestGeneratorCompanionsAndKinetoSpansAreNotSkippedInput(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "samples", "default"))); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Load(context.Background(), []string{dir}, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range tr.Skipped {
+		t.Errorf("skipped %s: %s", s.Source, s.Reason)
+	}
+	other := t.TempDir()
+	write(t, other, "rank0.json", rankDoc(0))
+	job := write(t, other, "job.json", `{"name": "mine", "nodes": 4}`)
+	tr, err = Load(context.Background(), []string{other}, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := skipFor(tr, job); s == nil || !strings.Contains(s.Reason, "no input format") {
+		t.Errorf("a foreign job.json is not reported: %+v", s)
+	}
+}

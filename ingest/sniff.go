@@ -16,7 +16,8 @@ import (
 const sniffSize = 4096
 
 // sniffAll assigns each file to the first format whose Sniff accepts it.
-// Files no format claims are returned as skip records in a trace.
+// Files no format claims are returned as skip records in a trace, except
+// the generator's companions (job.json, truth.json), which are passed over.
 func sniffAll(files []string, formats []source.Format) (map[string][]string, *model.Trace) {
 	groups := map[string][]string{}
 	skipped := &model.Trace{}
@@ -27,6 +28,9 @@ func sniffAll(files []string, formats []source.Format) (map[string][]string, *mo
 			continue
 		}
 		name := sniff(p, head, formats)
+		if name == "" && companion(p, head) {
+			continue
+		}
 		if name == "" {
 			skipped.Skip(p, -1, "", "%s", unknownReason(head))
 			continue

@@ -2,8 +2,10 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/gate"
 )
 
 // DefaultThreshold is the relative growth that counts as a regression when
@@ -18,12 +20,16 @@ const (
 	DeltaFinding = "finding"
 )
 
-// Delta is one compared figure. Regressed is set when New exceeds Base by
-// more than the threshold (relative) and, for times, by more than the
-// noise floor; Improved is the mirror image and never fails the gate.
+// Delta is one compared figure. ID is its stable machine id
+// ("exposed_tp_ns", "stage[2].bubble_fraction"; see gate.Metrics), Name
+// its display name. Regressed is set when a gated figure moved the wrong
+// way by more than the threshold, the noise floor and the steps' spread;
+// Improved is the mirror image and never fails the gate. A fraction is
+// gated only when its time cost grew too, or when a --gate names it.
 // Rank deltas have Unit "named" and values 0 (not named) or 1 (named);
 // finding deltas have the finding's cost per step, 0 in the run without it.
 type Delta struct {
+	ID        string  `json:"id"`
 	Name      string  `json:"name"`
 	Kind      string  `json:"kind"` // DeltaFigure, DeltaRank, DeltaFinding
 	Base      float64 `json:"base"`
@@ -33,98 +39,182 @@ type Delta struct {
 	Improved  bool    `json:"improved"`
 	// HigherBetter marks figures (tokens/s, MFU) that regress when they fall.
 	HigherBetter bool `json:"higher_is_better,omitempty"`
+	// Gated is false for a figure shown but not judged (a fraction whose
+	// time cost did not grow).
+	Gated bool `json:"gated"`
+	// Spread is the larger of the two runs' step-to-step standard
+	// deviations of the figure, in Unit, when the Result has it per step
+	// (the step, each stage's bubble, the slowest stage's compute): a
+	// regression must exceed it.
+	Spread float64 `json:"spread,omitempty"`
+	// Threshold is the rule the figure was judged by: "5.0 %", "2.00 ms", "1.0 pp".
+	Threshold string `json:"threshold,omitempty"`
+	// credit (≤ 0) is added to New when judging: for a stage's bubble, the
+	// fall of the stage's other time (compute, exposed non-PP
+	// communication), which a bubble fills when the step stays.
+	credit float64
 }
 
 // Change is (New−Base)/Base, 0 when both are 0, and ±1 when Base is 0.
 func (d Delta) Change() float64 {
-	if d.Base == 0 {
-		switch {
-		case d.New == 0:
-			return 0
-		case d.New < 0:
-			return -1
-		}
-		return 1
-	}
-	return (d.New - d.Base) / d.Base
+	return gate.Figure{Base: d.Base, New: d.New}.Change()
 }
 
-// gate decides regressions: relative threshold, and the floor (0.5 % of
-// the base step) that times must also move by so that tiny figures do not
-// flap; fractions must move by fractionFloor.
-type gate struct {
-	threshold, floor float64
+// ChangePP is New−Base in percentage points, for fractions.
+func (d Delta) ChangePP() float64 { return 100 * (d.New - d.Base) }
+
+func (d Delta) figure(floor, spread float64) gate.Figure {
+	return gate.Figure{Unit: d.Unit, Base: d.Base, New: d.New + d.credit, HigherBetter: d.HigherBetter, Floor: floor, Spread: spread}
 }
 
-func newGate(base *result.Result, threshold float64) gate {
-	return gate{threshold: threshold, floor: 0.005 * float64(base.StepNs)}
+// Options are a comparison's gates: the default relative threshold and
+// the --gate selectors, which gate figures not gated by default (the
+// fractions) and may give their own threshold.
+type Options struct {
+	Threshold float64
+	Gates     []gate.Selector
 }
 
-// fractionFloor is the floor of fractions (half a percentage point of the
-// step for a bubble fraction, like the floor of times).
+// judge holds what the deltas of one comparison are judged by: the
+// options and the floor of times (0.5 % of the base step).
+type judge struct {
+	opt   Options
+	floor float64
+}
+
+func newJudge(base *result.Result, opt Options) judge {
+	return judge{opt: opt, floor: 0.005 * float64(base.StepNs)}
+}
+
+// fractionFloor is the floor of fractions: half a percentage point.
 const fractionFloor = 0.005
 
 // bytesFloor is the floor of memory figures: 1 MiB.
 const bytesFloor = 1 << 20
 
-// judge sets d's Regressed and Improved; a HigherBetter figure regresses
-// when it falls.
-func (g gate) judge(d Delta) Delta {
-	c, moved, floor := d.Change(), d.New-d.Base, g.floor
+// floorOf is the least move of d that can count.
+func (j judge) floorOf(d Delta) float64 {
 	switch d.Unit {
-	case "fraction":
-		floor = fractionFloor
-	case "bytes":
-		floor = bytesFloor
-	case "tokens/s":
-		floor = 0.005 * d.Base
+	case gate.UnitFraction:
+		return fractionFloor
+	case gate.UnitBytes:
+		return bytesFloor
+	case gate.UnitTokens:
+		return 0.005 * d.Base
 	}
-	if d.HigherBetter {
-		c, moved = -c, -moved
+	return j.floor
+}
+
+// rule is the threshold for the figure id of metric key, and whether a
+// --gate names it.
+func (j judge) rule(key, id string) (gate.Rule, bool) {
+	r, named := gate.Rule{Rel: j.opt.Threshold}, false
+	for _, s := range j.opt.Gates {
+		if s.Selects(key, id) {
+			named = true
+			if s.HasRule {
+				r = s.Rule
+			}
+		}
 	}
-	d.Regressed = c > g.threshold && moved > floor
-	d.Improved = c < -g.threshold && -moved > floor
+	return r, named
+}
+
+// judge sets d's Regressed, Improved, Gated and Threshold; key is d's
+// metric, gated whether it is judged without being named.
+func (j judge) judge(key string, d Delta, gated bool) Delta {
+	r, named := j.rule(key, d.ID)
+	d.Gated, d.Threshold = gated || named, r.Text(d.Unit)
+	reg, imp := r.Judge(d.figure(j.floorOf(d), d.Spread))
+	d.Regressed, d.Improved = reg && d.Gated, imp
 	return d
 }
 
-// Compare lines up the figures the seed's performance gate keeps (§6.9),
-// in this order: step time, tokens/s and MFU (when both runs have them;
-// they regress when they fall), each stage's bubble, exposed time per axis (for
-// PP, the transfer: what the exposed-PP finding counts), the exposed wait
-// for late or slow members per axis (not PP: that wait is the bubble), the
-// slowest stage's compute, each stage's peak GPU memory (when either run
-// has memory events; it regresses past threshold and 1 MiB), the ranks named slow or late in either run (a
-// rank newly named is a regression), and the findings present in one run
-// only. A figure regresses when it grows by more than threshold (0.05 =
-// 5 %) and, for times, by more than 0.5 % of the base step (fractions: by
-// more than half a percentage point; tokens/s by more than 0.5 % of the
-// base).
+// Compare compares at a relative threshold (0.05 = 5 %) with the default gates.
 func Compare(base, cur *result.Result, threshold float64) []Delta {
-	g := newGate(base, threshold)
-	var ds []Delta
-	add := func(name, unit string, b, n float64) {
-		ds = append(ds, g.judge(Delta{Name: name, Kind: DeltaFigure, Base: b, New: n, Unit: unit}))
+	return CompareWith(base, cur, Options{Threshold: threshold})
+}
+
+// CompareWith lines up the figures the seed's performance gate keeps
+// (§6.9), in gate.Metrics order: step time, the step period (when both
+// runs have it), tokens/s and MFU (when both
+// runs have them; they regress when they fall), each stage's bubble time
+// and fraction, exposed time per axis (for PP, the transfer: what the
+// exposed-PP finding counts), the exposed wait for late or slow members
+// per axis (not PP: that wait is the bubble), the slowest stage's compute,
+// each stage's peak GPU memory (when either run has memory events), the
+// ranks named slow or late in either run (a rank newly named is a
+// regression), and the findings present in one run only. A figure
+// regresses when it grows by more than the threshold, by more than its
+// floor (times: 0.5 % of the base step; fractions: half a percentage
+// point; tokens/s: 0.5 % of the base; memory: 1 MiB) and by more than the
+// steps' spread. A stage's bubble time is judged net of the fall of the
+// stage's own work, and its fraction only when that net bubble time grew
+// past its floor too, or when a --gate names it: a shorter step alone
+// makes a fraction grow.
+func CompareWith(base, cur *result.Result, opt Options) []Delta {
+	j := newJudge(base, opt)
+	fig := func(key, id, name, unit string, b, n, spread float64) Delta {
+		return j.judge(key, Delta{ID: id, Name: name, Kind: DeltaFigure, Base: b, New: n, Unit: unit, Spread: spread}, true)
 	}
-	add("step", "ns", float64(base.StepNs), float64(cur.StepNs))
-	ds = append(ds, throughputDeltas(base, cur, g)...)
-	names := deltaNames(base, cur)
-	for i := 0; i < max(len(base.Stages), len(cur.Stages)); i++ {
-		add(names.bubble(i), "fraction", stageBubble(base, i), stageBubble(cur, i))
+	ds := []Delta{fig("step", "step_ns", "step", gate.UnitNs, float64(base.StepNs), float64(cur.StepNs), stepSpread(base, cur))}
+	if base.PeriodNs > 0 && cur.PeriodNs > 0 {
+		ds = append(ds, fig("period", "period_ns", "step period", gate.UnitNs, float64(base.PeriodNs), float64(cur.PeriodNs), periodSpread(base, cur)))
 	}
+	ds = append(ds, throughputDeltas(base, cur, j)...)
+	ds = append(ds, bubbleDeltas(base, cur, j)...)
 	for _, ax := range comparedAxes(base, cur, "TP", "PP", "DP") {
-		add("exposed "+ax, "ns", meanExposed(base, ax), meanExposed(cur, ax))
+		ds = append(ds, fig("exposed", "exposed_"+strings.ToLower(ax)+"_ns", "exposed "+ax, gate.UnitNs, meanExposed(base, ax), meanExposed(cur, ax), 0))
 	}
 	for _, ax := range comparedAxes(base, cur, "TP", "DP") {
-		add("exposed wait "+ax, "ns", meanOf(base, ax, exposedWait), meanOf(cur, ax, exposedWait))
+		ds = append(ds, fig("exposed_wait", "exposed_wait_"+strings.ToLower(ax)+"_ns", "exposed wait "+ax, gate.UnitNs,
+			meanOf(base, ax, exposedWait), meanOf(cur, ax, exposedWait), 0))
 	}
-	add(names.compute, "ns", slowest(base), slowest(cur))
+	names := deltaNames(base, cur)
+	ds = append(ds, fig("compute", "slowest_stage_compute_ns", names.compute, gate.UnitNs, slowest(base), slowest(cur), computeSpread(base, cur)))
 	for i := 0; i < max(len(base.Stages), len(cur.Stages)); i++ {
 		if b, n := stagePeak(base, i), stagePeak(cur, i); b > 0 || n > 0 {
-			add(names.peak(i), "bytes", b, n)
+			ds = append(ds, fig("peak_memory", fmt.Sprintf("stage[%d].peak_mem_bytes", i), names.peak(i), gate.UnitBytes, b, n, 0))
 		}
 	}
 	ds = append(ds, rankDeltas(base, cur)...)
-	return append(ds, findingDeltas(base, cur, g)...)
+	return append(ds, findingDeltas(base, cur, j)...)
+}
+
+// bubbleDeltas are each stage's bubble time per step and its fraction.
+// A bubble fills what the stage's own work leaves of the step: when the
+// stage computes less (or waits less in TP, DP, ... collectives) the
+// bubble grows by as much without the step getting longer. So the bubble
+// time is judged net of that fall, and the fraction is gated only when
+// the net bubble time grew past its floor (or a --gate names it).
+func bubbleDeltas(base, cur *result.Result, j judge) []Delta {
+	names := deltaNames(base, cur)
+	var ds []Delta
+	for i := 0; i < max(len(base.Stages), len(cur.Stages)); i++ {
+		t := j.judge("bubble", Delta{ID: fmt.Sprintf("stage[%d].bubble_ns", i), Name: names.bubble(i), Kind: DeltaFigure,
+			Base: stageBubbleNs(base, i), New: stageBubbleNs(cur, i), Unit: gate.UnitNs, Spread: bubbleSpread(base, cur, i),
+			credit: min(0, stageWork(cur, i)-stageWork(base, i))}, true)
+		f := j.judge("bubble_fraction", Delta{ID: fmt.Sprintf("stage[%d].bubble_fraction", i), Name: names.bubble(i) + " fraction",
+			Kind: DeltaFigure, Base: stageBubble(base, i), New: stageBubble(cur, i), Unit: gate.UnitFraction}, t.New+t.credit-t.Base > j.floor)
+		ds = append(ds, t, f)
+	}
+	return ds
+}
+
+// stageWork is stage i's time per step other than its bubble: compute
+// and exposed communication off the pipeline axis (exposed PP is in the
+// bubble). 0 when the run has no such stage.
+func stageWork(r *result.Result, i int) float64 {
+	if i >= len(r.Stages) {
+		return 0
+	}
+	w := r.Stages[i].ComputeNs
+	for ax, ns := range r.Stages[i].ExposedNs {
+		if ax != "PP" {
+			w += ns
+		}
+	}
+	return float64(w)
 }
 
 // comparedAxes is always plus CP, EP and A2A when either run has exposed
@@ -142,6 +232,13 @@ func comparedAxes(base, cur *result.Result, always ...string) []string {
 func stageBubble(r *result.Result, i int) float64 {
 	if i < len(r.Stages) {
 		return r.Stages[i].BubbleFraction
+	}
+	return 0
+}
+
+func stageBubbleNs(r *result.Result, i int) float64 {
+	if i < len(r.Stages) {
+		return float64(r.Stages[i].BubbleNs)
 	}
 	return 0
 }
@@ -202,14 +299,14 @@ func stagePeak(r *result.Result, i int) float64 {
 }
 
 // throughputDeltas compares tokens/s and MFU when both runs have them.
-func throughputDeltas(base, cur *result.Result, g gate) []Delta {
+func throughputDeltas(base, cur *result.Result, j judge) []Delta {
 	var ds []Delta
 	for _, f := range []struct {
-		name, unit string
-		b, n       float64
-	}{{"tokens/s", "tokens/s", base.TokensPerS, cur.TokensPerS}, {"MFU", "fraction", base.MFU, cur.MFU}} {
+		key, name, unit string
+		b, n            float64
+	}{{"tokens_per_s", "tokens/s", gate.UnitTokens, base.TokensPerS, cur.TokensPerS}, {"mfu", "MFU", gate.UnitFraction, base.MFU, cur.MFU}} {
 		if f.b > 0 && f.n > 0 {
-			ds = append(ds, g.judge(Delta{Name: f.name, Kind: DeltaFigure, Base: f.b, New: f.n, Unit: f.unit, HigherBetter: true}))
+			ds = append(ds, j.judge(f.key, Delta{ID: f.key, Name: f.name, Kind: DeltaFigure, Base: f.b, New: f.n, Unit: f.unit, HigherBetter: true}, true))
 		}
 	}
 	return ds

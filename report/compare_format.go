@@ -7,11 +7,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tpptrace/tpptrace/report/gate"
 	"github.com/tpptrace/tpptrace/report/units"
 )
 
 // CompareFormats are the formats WriteComparison writes.
-var CompareFormats = []string{"text", "markdown", "json"}
+var CompareFormats = []string{"text", "markdown", "json", "junit"}
 
 // WriteComparison writes c as "text", "markdown" or "json" and returns
 // how many deltas regressed.
@@ -24,6 +25,8 @@ func WriteComparison(w io.Writer, c *Comparison, format string) (int, error) {
 		err = CompareMarkdown(w, c, "### tpptrace compare")
 	case "json":
 		err = CompareJSON(w, c)
+	case "junit":
+		err = CompareJUnit(w, c)
 	default:
 		return 0, fmt.Errorf("compare: unknown format %q (want %s)", format, strings.Join(CompareFormats, ", "))
 	}
@@ -55,11 +58,14 @@ func (d Delta) format(v float64) string {
 	return units.Duration(int64(v))
 }
 
-// ChangeText is the relative change ("+10.0 %"), or for a rank or finding
+// ChangeText is the relative change ("+10.0 %"), for a fraction the
+// change in percentage points ("+2.9 pp"), or for a rank or finding
 // present in one run only "new" or "gone", and "from 0" for a figure
 // that was 0.
 func (d Delta) ChangeText() string {
 	switch {
+	case d.Unit == gate.UnitFraction:
+		return fmt.Sprintf("%+.1f pp", d.ChangePP())
 	case d.Base == 0 && d.New == 0:
 		return "+0.0 %"
 	case d.Kind != DeltaFigure && d.Base == 0:
@@ -70,6 +76,14 @@ func (d Delta) ChangeText() string {
 		return "from 0"
 	}
 	return fmt.Sprintf("%+.1f %%", 100*d.Change())
+}
+
+// SpreadText is "±1.2 ms", the steps' spread of the figure, "" when unknown.
+func (d Delta) SpreadText() string {
+	if d.Spread <= 0 {
+		return ""
+	}
+	return "±" + d.format(d.Spread)
 }
 
 // Mark is "REGRESSION", "improved" or "".
@@ -86,9 +100,9 @@ func (d Delta) Mark() string {
 // CompareText writes the deltas as a table and returns how many regressed.
 func CompareText(w io.Writer, ds []Delta) int {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "figure\tbase\tnew\tchange\t")
+	fmt.Fprintln(tw, "figure\tbase\tnew\tchange\tspread\t")
 	for _, d := range ds {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Name, d.BaseText(), d.NewText(), d.ChangeText(), d.Mark())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.BaseText(), d.NewText(), d.ChangeText(), d.SpreadText(), d.Mark())
 	}
 	tw.Flush()
 	return Regressions(ds)
@@ -100,6 +114,9 @@ func compareTextFull(w io.Writer, c *Comparison) error {
 	fmt.Fprintf(&b, "base  %s\nnew   %s\n", units.Safe(c.Base.String()), units.Safe(c.New.String()))
 	for _, s := range c.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", units.Safe(s))
+	}
+	for _, s := range c.Changes.KernelLines() {
+		fmt.Fprintf(&b, "%s\n", s)
 	}
 	b.WriteString("\n")
 	CompareText(&b, c.Deltas)
@@ -118,13 +135,16 @@ func CompareMarkdown(w io.Writer, c *Comparison, heading string) error {
 	for _, s := range c.Warnings {
 		fmt.Fprintf(&b, "- **warning:** %s\n", mdCell(s))
 	}
-	b.WriteString("\n| figure | base | new | change | |\n|---|--:|--:|--:|---|\n")
+	for _, s := range c.Changes.KernelLines() {
+		fmt.Fprintf(&b, "- %s\n", mdCell(s))
+	}
+	b.WriteString("\n| figure | base | new | change | spread | |\n|---|--:|--:|--:|--:|---|\n")
 	for _, d := range c.Ordered() {
 		mark, name := d.Mark(), mdCell(d.Name)
 		if d.Regressed {
 			mark, name = "**REGRESSION**", "**"+name+"**"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", name, d.BaseText(), d.NewText(), d.ChangeText(), mark)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", name, d.BaseText(), d.NewText(), d.ChangeText(), d.SpreadText(), mark)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -135,15 +155,18 @@ func mdCell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", "*", `\*`, "_", `\_`).Replace(s)
 }
 
-// jsonDelta is a Delta with its change, as CompareJSON writes it.
+// jsonDelta is a Delta with its change, as CompareJSON writes it;
+// fractions also in percentage points.
 type jsonDelta struct {
 	Delta
-	Change float64 `json:"change"`
+	Change   float64  `json:"change"`
+	ChangePP *float64 `json:"change_pp,omitempty"`
 }
 
 // CompareJSON writes c as indented JSON: threshold, regressions, the two
-// runs, warnings and the deltas in gate order, each with its change
-// ((new−base)/base; ±1 from a base of 0).
+// runs, warnings and the deltas in gate order, each with its id, display
+// name and change ((new−base)/base; ±1 from a base of 0; for fractions
+// change_pp too).
 func CompareJSON(w io.Writer, c *Comparison) error {
 	doc := struct {
 		Threshold   float64     `json:"threshold"`
@@ -151,10 +174,16 @@ func CompareJSON(w io.Writer, c *Comparison) error {
 		Base        Run         `json:"base"`
 		New         Run         `json:"new"`
 		Warnings    []string    `json:"warnings,omitempty"`
+		Changes     Changes     `json:"changes"`
 		Deltas      []jsonDelta `json:"deltas"`
-	}{Threshold: c.Threshold, Regressions: c.Regressions(), Base: c.Base, New: c.New, Warnings: c.Warnings}
+	}{Threshold: c.Threshold, Regressions: c.Regressions(), Base: c.Base, New: c.New, Warnings: c.Warnings, Changes: c.Changes}
 	for _, d := range c.Deltas {
-		doc.Deltas = append(doc.Deltas, jsonDelta{Delta: d, Change: d.Change()})
+		jd := jsonDelta{Delta: d, Change: d.Change()}
+		if d.Unit == gate.UnitFraction {
+			pp := d.ChangePP()
+			jd.ChangePP = &pp
+		}
+		doc.Deltas = append(doc.Deltas, jd)
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {

@@ -17,14 +17,16 @@ func rankDeltas(base, cur *result.Result) []Delta {
 	}{{"slow", slowRanks}, {"late", lateRanks}} {
 		b, n := role.ranks(base), role.ranks(cur)
 		for _, rk := range unionSorted(b, n) {
-			ds = append(ds, namedDelta(fmt.Sprintf("%s rank %d", role.name, rk), slices.Contains(b, rk), slices.Contains(n, rk)))
+			d := namedDelta(fmt.Sprintf("%s rank %d", role.name, rk), slices.Contains(b, rk), slices.Contains(n, rk))
+			d.ID = fmt.Sprintf("%s_rank[%d]", role.name, rk)
+			ds = append(ds, d)
 		}
 	}
 	return ds
 }
 
 func namedDelta(name string, inBase, inNew bool) Delta {
-	d := Delta{Name: name, Kind: DeltaRank, Unit: "named", Base: b2f(inBase), New: b2f(inNew)}
+	d := Delta{Name: name, Kind: DeltaRank, Unit: "named", Base: b2f(inBase), New: b2f(inNew), Gated: true}
 	d.Regressed, d.Improved = inNew && !inBase, inBase && !inNew
 	return d
 }
@@ -75,7 +77,7 @@ func unionSorted(lists ...[]int) []int {
 // base and its cost passes the gate (a finding of a known kind naming
 // other ranks is shown, and its time is gated by the figures); one that
 // disappears is an improvement when its cost passes the floor.
-func findingDeltas(base, cur *result.Result, g gate) []Delta {
+func findingDeltas(base, cur *result.Result, j judge) []Delta {
 	bk, nk := findingCosts(base), findingCosts(cur)
 	var ds []Delta
 	for _, k := range unionKeys(base, cur) {
@@ -84,7 +86,7 @@ func findingDeltas(base, cur *result.Result, g gate) []Delta {
 		if inBase == inNew {
 			continue
 		}
-		d := g.judge(Delta{Name: k.String(), Kind: DeltaFinding, Unit: "ns", Base: float64(bc), New: float64(nc)})
+		d := j.judge("finding", Delta{ID: k.id(), Name: k.String(), Kind: DeltaFinding, Unit: "ns", Base: float64(bc), New: float64(nc)}, true)
 		d.Regressed = d.Regressed && !hasKind(base, k.kind)
 		ds = append(ds, d)
 	}
@@ -99,6 +101,14 @@ func (k findingKey) String() string {
 		return "finding " + k.kind
 	}
 	return fmt.Sprintf("finding %s (ranks %s)", k.kind, k.ranks)
+}
+
+// id is the key's machine id: "finding.gpu_idle", "finding.topology[4-5]".
+func (k findingKey) id() string {
+	if k.ranks == "" {
+		return "finding." + k.kind
+	}
+	return fmt.Sprintf("finding.%s[%s]", k.kind, k.ranks)
 }
 
 // keyOf is the finding's kind, with its ranks when the kind is about

@@ -23,6 +23,7 @@ type Run struct {
 	Sources      int    `json:"sources"`
 	SourceDir    string `json:"source_dir,omitempty"` // the sources' common directory
 	StepNs       int64  `json:"step_ns"`
+	GPU          string `json:"gpu,omitempty"` // the trace's GPU model, when it names one
 	// MissingRanks and DeclaredWorldSize are the Result's: ranks the run's
 	// inputs declare but hold no trace of. Such a run is not comparable.
 	MissingRanks      []int `json:"missing_ranks,omitempty"`
@@ -33,7 +34,7 @@ type Run struct {
 func RunOf(input string, r *result.Result) Run {
 	return Run{Input: input, Tool: r.Tool, Layout: layoutOf(r.Layout), Schedule: r.Schedule, Microbatches: r.Microbatches,
 		WorldSize: r.WorldSize, Steps: stepsOf(r.Iterations), Sources: len(r.Sources), SourceDir: commonDir(r.Sources), StepNs: r.StepNs,
-		MissingRanks: r.MissingRanks, DeclaredWorldSize: r.DeclaredWorldSize}
+		MissingRanks: r.MissingRanks, DeclaredWorldSize: r.DeclaredWorldSize, GPU: r.GPUName}
 }
 
 // missing says which ranks the run has no trace of ("rank 5 of 16
@@ -51,6 +52,11 @@ func (u Run) missing() string {
 	}
 	return s
 }
+
+// jobSize is the job's world size: the declared one when the traces
+// declare more ranks than they hold (those are missing ranks, a
+// difference of their own).
+func (u Run) jobSize() int { return max(u.WorldSize, u.DeclaredWorldSize) }
 
 // String is the run in one line.
 func (u Run) String() string {
@@ -95,26 +101,32 @@ type Comparison struct {
 	Threshold float64
 	Deltas    []Delta
 	Warnings  []string // the runs differ in ways that make figures hard to compare
+	Changes   Changes  // what changed beside the figures: GPU, layout, world size, kernels
 }
 
 // NewComparison compares cur (read from newInput) with base (read from
-// baseInput) at threshold.
+// baseInput) at threshold, with the default gates.
 func NewComparison(baseInput string, base *result.Result, newInput string, cur *result.Result, threshold float64) *Comparison {
-	c := &Comparison{Base: RunOf(baseInput, base), New: RunOf(newInput, cur), Threshold: threshold, Deltas: Compare(base, cur, threshold)}
-	for _, f := range []struct{ name, b, n string }{
-		{"layout", c.Base.Layout, c.New.Layout},
-		{"schedule", fmt.Sprintf("%s m=%d", base.Schedule, base.Microbatches), fmt.Sprintf("%s m=%d", cur.Schedule, cur.Microbatches)},
-		{"world size", fmt.Sprint(base.WorldSize), fmt.Sprint(cur.WorldSize)},
-	} {
-		if f.b != f.n {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s differs: base %s, new %s", f.name, f.b, f.n))
+	return NewComparisonWith(baseInput, base, newInput, cur, Options{Threshold: threshold})
+}
+
+// NewComparisonWith compares cur with base under opt.
+func NewComparisonWith(baseInput string, base *result.Result, newInput string, cur *result.Result, opt Options) *Comparison {
+	c := &Comparison{Base: RunOf(baseInput, base), New: RunOf(newInput, cur), Threshold: opt.Threshold, Deltas: CompareWith(base, cur, opt)}
+	for _, d := range c.Differences() {
+		if d.Kind != DiffMissingRanks {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s differs: base %s, new %s", d.Kind, d.Base, d.New))
 		}
+	}
+	if b, n := fmt.Sprintf("%s m=%d", base.Schedule, base.Microbatches), fmt.Sprintf("%s m=%d", cur.Schedule, cur.Microbatches); b != n {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("schedule differs: base %s, new %s", b, n))
 	}
 	for _, u := range c.sides() {
 		if m := u.run.missing(); m != "" {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("the %s run has no trace of %s: its figures describe %d ranks only", u.name, m, u.run.WorldSize))
 		}
 	}
+	c.Changes = changesOf(c, base, cur)
 	return c
 }
 
@@ -160,14 +172,53 @@ func (c *Comparison) Verdict() string {
 // ErrNotComparable is wrapped by Comparable's errors.
 var ErrNotComparable = errors.New("runs not comparable")
 
-// Comparable says why the two runs cannot be compared figure by figure:
-// a run whose inputs declare ranks it has no trace of describes part of
-// its job, and the missing rank may be the slow one. nil when they can.
-func (c *Comparison) Comparable() error {
-	var why []string
+// Kinds of Difference.
+const (
+	DiffMissingRanks = "missing ranks"
+	DiffLayout       = "layout"
+	DiffGPU          = "GPU"
+	DiffWorldSize    = "world size"
+)
+
+// Difference is one way the two runs differ that makes their figures not
+// comparable one by one: a run missing ranks, a different layout, GPU
+// model or world size.
+type Difference struct {
+	Kind      string `json:"kind"` // DiffMissingRanks, DiffLayout, DiffGPU, DiffWorldSize
+	Base, New string
+	Why       string `json:"why"`
+}
+
+// Differences lists why the runs are not comparable: a run whose inputs
+// declare ranks it has no trace of describes part of its job (the
+// missing rank may be the slow one); a layout, GPU model (when both
+// traces name one) or world size that differs changes every figure.
+func (c *Comparison) Differences() []Difference {
+	var out []Difference
 	for _, u := range c.sides() {
 		if m := u.run.missing(); m != "" {
-			why = append(why, fmt.Sprintf("the %s run %s has no trace of %s", u.name, u.run.Input, m))
+			out = append(out, Difference{Kind: DiffMissingRanks, Why: fmt.Sprintf("the %s run %s has no trace of %s", u.name, u.run.Input, m)})
+		}
+	}
+	for _, f := range []struct{ kind, b, n string }{
+		{DiffLayout, c.Base.Layout, c.New.Layout},
+		{DiffGPU, c.Base.GPU, c.New.GPU},
+		{DiffWorldSize, fmt.Sprint(c.Base.jobSize()), fmt.Sprint(c.New.jobSize())},
+	} {
+		if f.b != f.n && (f.kind != DiffGPU || f.b != "" && f.n != "") {
+			out = append(out, Difference{Kind: f.kind, Base: f.b, New: f.n, Why: fmt.Sprintf("%s differs: base %s, new %s", f.kind, f.b, f.n)})
+		}
+	}
+	return out
+}
+
+// Comparable says why the two runs cannot be compared figure by figure,
+// leaving out the kinds of difference allowed; nil when they can.
+func (c *Comparison) Comparable(allowed ...string) error {
+	var why []string
+	for _, d := range c.Differences() {
+		if !slices.Contains(allowed, d.Kind) {
+			why = append(why, d.Why)
 		}
 	}
 	if len(why) == 0 {

@@ -4,25 +4,77 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/gate"
 )
 
+// TestCompareFlagsBubbleGrowth: a bubble 10 % longer per step regresses,
+// as time and as fraction (its time cost grew).
 func TestCompareFlagsBubbleGrowth(t *testing.T) {
 	base, cur := fixed(), fixed()
-	cur.Stages[0].BubbleFraction = 0.21 * 1.10 // +10 %
+	cur.Stages[0].BubbleFraction, cur.Stages[0].BubbleNs = 0.21*1.10, 25.2e6*1.10 // +10 %
 	ds := Compare(base, cur, 0.05)
 	var b bytes.Buffer
-	if n := CompareText(&b, ds); n != 1 {
-		t.Fatalf("%d regressions, want 1:\n%s", n, b.String())
+	if n := CompareText(&b, ds); n != 2 {
+		t.Fatalf("%d regressions, want 2:\n%s", n, b.String())
 	}
-	if !strings.Contains(b.String(), "stage 0 bubble") || !strings.Contains(b.String(), "+10.0 %  REGRESSION") {
-		t.Fatalf("table lacks the bubble regression:\n%s", b.String())
+	if d := deltaNamed(t, ds, "stage 0 bubble"); !d.Regressed || d.ID != "stage[0].bubble_ns" || d.ChangeText() != "+10.0 %" {
+		t.Errorf("stage 0 bubble time: %+v %s", d, d.ChangeText())
+	}
+	if d := deltaNamed(t, ds, "stage 0 bubble fraction"); !d.Regressed || d.ID != "stage[0].bubble_fraction" || d.ChangeText() != "+2.1 pp" {
+		t.Errorf("stage 0 bubble fraction: %+v %s", d, d.ChangeText())
 	}
 	if n := CompareText(&bytes.Buffer{}, Compare(base, cur, 0.15)); n != 0 {
 		t.Fatalf("10 %% growth flagged at a 15 %% threshold")
+	}
+}
+
+// TestCompareFasterRunWithLargerBubbleFractionPasses: the step got 11.5 %
+// faster and the bubble's time did not grow; its fraction rose because the
+// step shrank. That passes, unless the user gates the fraction itself.
+func TestCompareFasterRunWithLargerBubbleFractionPasses(t *testing.T) {
+	base, cur := fixed(), fixed()
+	base.Stages[0].BubbleFraction, base.Stages[0].BubbleNs = 0.10, 12e6
+	cur.StepNs, cur.Stages[0].BubbleFraction, cur.Stages[0].BubbleNs = 106.6e6, 0.129, 11.9e6
+	cur.Iterations = []result.Iteration{{Index: 3, DurationNs: 106e6}, {Index: 4, DurationNs: 107e6}}
+	ds := Compare(base, cur, 0.05)
+	if n := Regressions(ds); n != 0 {
+		var b bytes.Buffer
+		CompareText(&b, ds)
+		t.Fatalf("a faster run failed the gate:\n%s", b.String())
+	}
+	if d := deltaNamed(t, ds, "stage 0 bubble fraction"); d.Gated || d.ChangeText() != "+2.9 pp" {
+		t.Errorf("the fraction is gated or not in points: %+v %s", d, d.ChangeText())
+	}
+	sel, err := gate.ParseSelector("bubble_fraction")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds = CompareWith(base, cur, Options{Threshold: 0.05, Gates: []gate.Selector{sel}})
+	if d := deltaNamed(t, ds, "stage 0 bubble fraction"); !d.Regressed || Regressions(ds) != 1 {
+		t.Errorf("--gate bubble_fraction did not gate the fraction: %+v", d)
+	}
+}
+
+// TestCompareNoiseIsTheStepsSpread: a step 2 ms longer regresses at a 1 %
+// threshold when the steps agree, and not when they vary by ±5 ms.
+func TestCompareNoiseIsTheStepsSpread(t *testing.T) {
+	base, cur := fixed(), fixed()
+	base.StepNs, cur.StepNs = 100e6, 102e6
+	base.Iterations = []result.Iteration{{Index: 1, DurationNs: 100e6}, {Index: 2, DurationNs: 100.1e6}}
+	cur.Iterations = []result.Iteration{{Index: 1, DurationNs: 102e6}, {Index: 2, DurationNs: 102.1e6}}
+	if d := deltaNamed(t, Compare(base, cur, 0.01), "step"); !d.Regressed {
+		t.Fatalf("a 2 ms step growth with steady steps: %+v", d)
+	}
+	cur.Iterations = []result.Iteration{{Index: 1, DurationNs: 97e6}, {Index: 2, DurationNs: 107e6}}
+	d := deltaNamed(t, Compare(base, cur, 0.01), "step")
+	if d.Regressed || math.Abs(d.Spread-5e6*math.Sqrt2) > 1 || d.SpreadText() != "±7.07 ms" {
+		t.Errorf("a 2 ms growth within ±7 ms of spread: %+v %s", d, d.SpreadText())
 	}
 }
 
@@ -126,7 +178,7 @@ func TestCompareExposedWaitPerAxis(t *testing.T) {
 func TestCompareImprovementNeverFails(t *testing.T) {
 	base, cur := fixed(), fixed()
 	base.SlowRanks = []result.SlowRank{{Rank: 1}}
-	cur.StepNs, cur.Stages[0].BubbleFraction = 100e6, 0.15
+	cur.StepNs, cur.Stages[0].BubbleFraction, cur.Stages[0].BubbleNs = 100e6, 0.15, 15e6
 	ds := Compare(base, cur, 0.05)
 	var b bytes.Buffer
 	if n := CompareText(&b, ds); n != 0 {
@@ -137,7 +189,7 @@ func TestCompareImprovementNeverFails(t *testing.T) {
 			t.Errorf("%s: %+v", name, d)
 		}
 	}
-	if !strings.Contains(b.String(), "-17.0 %  improved") {
+	if !regexp.MustCompile(`-17\.0 % +±707 µs +improved`).MatchString(b.String()) {
 		t.Errorf("the step's -17.0 %% is not shown as improved:\n%s", b.String())
 	}
 }
@@ -181,7 +233,7 @@ func TestCompareFindingsOfOneRun(t *testing.T) {
 func mixed() *Comparison {
 	base, cur := fixed(), fixed()
 	base.Findings = append(base.Findings, result.Finding{Kind: result.KindExposedDP, CostNs: 3e6})
-	cur.StepNs, cur.Stages[1].BubbleFraction = 110e6, 0.18
+	cur.StepNs, cur.Stages[1].BubbleFraction, cur.Stages[1].BubbleNs = 110e6, 0.18, 19.8e6
 	cur.SlowRanks = []result.SlowRank{{Rank: 2, Score: 8, ComputeExcess: 0.2}}
 	return NewComparison("nightly/base.json", base, "run/new.json", cur, 0.05)
 }
@@ -189,12 +241,12 @@ func mixed() *Comparison {
 func TestCompareMarkdownGolden(t *testing.T) {
 	var b bytes.Buffer
 	n, err := WriteComparison(&b, mixed(), "markdown")
-	if err != nil || n != 2 {
-		t.Fatalf("%d regressions, %v; want 2", n, err)
+	if err != nil || n != 3 {
+		t.Fatalf("%d regressions, %v; want 3", n, err)
 	}
-	_, table, _ := strings.Cut(b.String(), "|---|--:|--:|--:|---|\n")
+	_, table, _ := strings.Cut(b.String(), "|---|--:|--:|--:|--:|---|\n")
 	rows := strings.Split(table, "\n")
-	if len(rows) < 3 || !strings.HasSuffix(rows[0], "**REGRESSION** |") || !strings.HasSuffix(rows[1], "**REGRESSION** |") || !strings.HasSuffix(rows[2], "improved |") {
+	if len(rows) < 4 || !strings.HasSuffix(rows[0], "**REGRESSION** |") || !strings.HasSuffix(rows[2], "**REGRESSION** |") || !strings.HasSuffix(rows[3], "improved |") {
 		t.Errorf("regressions are not first, then improvements:\n%s", b.String())
 	}
 	golden(t, "compare.md", b.Bytes())
@@ -209,19 +261,20 @@ func TestCompareJSONGolden(t *testing.T) {
 		Regressions int
 		Base, New   Run
 		Deltas      []struct {
-			Name              string
+			ID, Name          string
 			Base, New, Change float64
+			ChangePP          float64 `json:"change_pp"`
 			Regressed         bool
 		}
 	}
 	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Regressions != 2 || doc.Base.Input != "nightly/base.json" || doc.New.Layout != "TP2 PP2 DP1" || doc.New.Steps != "3-4 (2)" {
+	if doc.Regressions != 3 || doc.Base.Input != "nightly/base.json" || doc.New.Layout != "TP2 PP2 DP1" || doc.New.Steps != "3-4 (2)" {
 		t.Errorf("header: %+v", doc)
 	}
 	for _, d := range doc.Deltas {
-		if d.Name == "stage 1 bubble" && (!d.Regressed || math.Abs(d.Change-0.5) > 1e-9) {
+		if d.ID == "stage[1].bubble_fraction" && (!d.Regressed || math.Abs(d.Change-0.5) > 1e-9 || math.Abs(d.ChangePP-6) > 1e-9 || d.Name != "stage 1 bubble fraction") {
 			t.Errorf("stage 1 bubble 12 → 18 %%: %+v", d)
 		}
 	}
@@ -249,11 +302,82 @@ func TestCompareWarnsOnDifferentLayouts(t *testing.T) {
 func TestCompareIgnoresTinyBubbles(t *testing.T) {
 	base, cur := fixed(), fixed()
 	base.Stages[0].BubbleFraction, cur.Stages[0].BubbleFraction = 0.002, 0.006 // +200 %, 0.4 point
-	if d := deltaNamed(t, Compare(base, cur, 0.05), "stage 0 bubble"); d.Regressed {
-		t.Errorf("0.2 %% → 0.6 %% regressed: %+v", d)
+	cur.Stages[0].BubbleNs = 30e6
+	if d := deltaNamed(t, Compare(base, cur, 0.05), "stage 0 bubble fraction"); d.Regressed || !d.Gated {
+		t.Errorf("0.2 %% → 0.6 %% regressed (or was not gated with its time grown): %+v", d)
 	}
 	cur.Stages[0].BubbleFraction = 0.008
-	if d := deltaNamed(t, Compare(base, cur, 0.05), "stage 0 bubble"); !d.Regressed {
+	if d := deltaNamed(t, Compare(base, cur, 0.05), "stage 0 bubble fraction"); !d.Regressed {
 		t.Errorf("0.2 %% → 0.8 %% did not regress: %+v", d)
+	}
+}
+
+// TestCompareBubbleNetOfTheStagesWork: a stage computing 4 ms less waits
+// 4 ms more in its bubble without the step changing: no regression; the
+// same bubble growth with the compute unchanged is one.
+func TestCompareBubbleNetOfTheStagesWork(t *testing.T) {
+	base, cur := fixed(), fixed()
+	cur.Stages[0].BubbleNs, cur.Stages[0].ComputeNs = base.Stages[0].BubbleNs+4e6, base.Stages[0].ComputeNs-4e6
+	if d := deltaNamed(t, Compare(base, cur, 0.05), "stage 0 bubble"); d.Regressed || d.ChangeText() != "+15.9 %" {
+		t.Errorf("bubble grown by the compute freed: %+v %s", d, d.ChangeText())
+	}
+	cur.Stages[0].ComputeNs = base.Stages[0].ComputeNs
+	if d := deltaNamed(t, Compare(base, cur, 0.05), "stage 0 bubble"); !d.Regressed {
+		t.Errorf("bubble grown with the same compute: %+v", d)
+	}
+}
+
+// TestCompareSaysWhichKernelsChanged: kernels only the new run has are
+// added, only the base removed, and those that grew are listed by growth,
+// in text and JSON.
+func TestCompareSaysWhichKernelsChanged(t *testing.T) {
+	base, cur := fixed(), fixed()
+	base.Kernels = []result.KernelStat{{Name: "gemm", TimeNs: 10e6}, {Name: "softmax", TimeNs: 5e6}, {Name: "old_kernel", TimeNs: 1e6}}
+	cur.Kernels = []result.KernelStat{{Name: "gemm", TimeNs: 12e6}, {Name: "softmax", TimeNs: 5e6}, {Name: "flash_fwd", TimeNs: 3e6}}
+	c := NewComparison("a", base, "b", cur, 0.05)
+	ch := c.Changes
+	if len(ch.KernelsAdded) != 1 || ch.KernelsAdded[0].Name != "flash_fwd" || len(ch.KernelsRemoved) != 1 || ch.KernelsRemoved[0].Name != "old_kernel" ||
+		len(ch.KernelsGrown) != 1 || ch.KernelsGrown[0] != (KernelChange{"gemm", 10e6, 12e6}) {
+		t.Fatalf("changes %+v", ch)
+	}
+	var b bytes.Buffer
+	if _, err := WriteComparison(&b, c, "text"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"kernels added (1): flash_fwd 3.00 ms", "kernels removed (1): old_kernel 1.00 ms", "kernels grown most (1): gemm +2.00 ms (10.0 ms → 12.0 ms)"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	b.Reset()
+	WriteComparison(&b, c, "json")
+	var doc struct {
+		Changes struct {
+			Added []KernelChange `json:"kernels_added"`
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil || len(doc.Changes.Added) != 1 {
+		t.Errorf("json changes: %v %+v", err, doc)
+	}
+	base.Kernels = nil
+	if ch := NewComparison("a", base, "b", cur, 0.05).Changes; len(ch.KernelsAdded) != 0 {
+		t.Errorf("a base without kernels: every kernel added: %+v", ch)
+	}
+}
+
+// TestComparePeriod: the step period is compared when both runs have it,
+// with its own spread from rank_steps.
+func TestComparePeriod(t *testing.T) {
+	base, cur := fixed(), fixed()
+	if slices.ContainsFunc(Compare(base, cur, 0.05), func(d Delta) bool { return d.ID == "period_ns" }) {
+		t.Fatal("a period compared without one")
+	}
+	base.PeriodNs, cur.PeriodNs = 100e6, 110e6
+	for it, ns := range []int64{99e6, 101e6} {
+		base.RankSteps = append(base.RankSteps, result.RankStep{Rank: 0, Iteration: it, StepNs: ns})
+	}
+	d := deltaNamed(t, Compare(base, cur, 0.05), "step period")
+	if d.ID != "period_ns" || !d.Regressed || math.Abs(d.Spread-math.Sqrt2*1e6) > 1 {
+		t.Errorf("period 100 → 110 ms: %+v", d)
 	}
 }

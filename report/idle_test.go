@@ -108,7 +108,7 @@ func TestRankRowsByReplica(t *testing.T) {
 // run line says "no pipeline"; a slower run's idle regresses.
 func TestCompareWithoutPipeline(t *testing.T) {
 	base, cur := noPipeline(), noPipeline()
-	cur.Stages[0].BubbleFraction = 0.6
+	cur.Stages[0].BubbleFraction, cur.Stages[0].BubbleNs = 0.6, 12.5e6
 	c := NewComparison("base.json", base, "new.json", cur, 0.05)
 	names := map[string]Delta{}
 	for _, d := range c.Deltas {
@@ -122,8 +122,8 @@ func TestCompareWithoutPipeline(t *testing.T) {
 			t.Errorf("no %q figure among %v", want, c.Deltas)
 		}
 	}
-	if !names["idle GPU"].Regressed {
-		t.Errorf("idle 47.5 %% → 60 %% did not regress: %+v", names["idle GPU"])
+	if !names["idle GPU"].Regressed || !names["idle GPU fraction"].Regressed {
+		t.Errorf("idle 47.5 %% → 60 %% did not regress: %+v", names["idle GPU fraction"])
 	}
 	if s := c.Base.String(); !strings.Contains(s, "no pipeline") || pipelineWords.MatchString(s) {
 		t.Errorf("run line %q", s)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -42,5 +43,28 @@ func TestComparableRefusesMissingRanks(t *testing.T) {
 	}
 	if err := NewComparison("b.json", miss, "a.json", full, 0.05).Comparable(); err == nil || !strings.Contains(err.Error(), "the base run b.json") {
 		t.Errorf("missing base: Comparable() = %v", err)
+	}
+}
+
+// TestComparableRefusesDifferentJobs: a different layout, GPU model or
+// world size makes the runs not comparable, each reason said; allowing a
+// kind leaves the others; a GPU named by one run only is no difference.
+func TestComparableRefusesDifferentJobs(t *testing.T) {
+	base, cur := fixed(), fixed()
+	base.GPUName, cur.GPUName = "NVIDIA A100-SXM4-80GB", "Tesla V100-SXM2-32GB"
+	cur.Layout.PP, cur.WorldSize = 3, 6
+	err := NewComparison("a.json", base, "b.json", cur, 0.05).Comparable()
+	for _, want := range []string{"layout differs: base TP2 PP2 DP1, new TP2 PP3 DP1", "GPU differs: base NVIDIA A100-SXM4-80GB, new Tesla V100-SXM2-32GB", "world size differs: base 4, new 6"} {
+		if err == nil || !strings.Contains(err.Error(), want) || !errors.Is(err, ErrNotComparable) {
+			t.Errorf("Comparable() = %v, want %q", err, want)
+		}
+	}
+	c := NewComparison("a.json", base, "b.json", cur, 0.05)
+	if err := c.Comparable(DiffLayout, DiffWorldSize); err == nil || strings.Contains(err.Error(), "layout") || !strings.Contains(err.Error(), "GPU") {
+		t.Errorf("layout and world size allowed: %v", err)
+	}
+	cur.GPUName = ""
+	if err := NewComparison("a.json", base, "b.json", cur, 0.05).Comparable(DiffLayout, DiffWorldSize); err != nil {
+		t.Errorf("a GPU named by one run only: %v", err)
 	}
 }

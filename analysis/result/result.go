@@ -52,7 +52,12 @@ type Result struct {
 	// came from; empty when PP = 1.
 	ScheduleEvidence []StageOrder `json:"schedule_evidence,omitempty"`
 	StepNs           int64        `json:"step_ns"`
-	Iterations       []Iteration  `json:"iterations"`
+	// PeriodNs is the iteration period: the median over ranks of each
+	// rank's step_ns (the mean length of its step windows). StepNs is the
+	// span from the earliest rank's start to the latest rank's end, longer
+	// by the ranks' skew. See docs/semantics.md.
+	PeriodNs   int64       `json:"period_ns,omitempty"`
+	Iterations []Iteration `json:"iterations"`
 	// StepsFrom names what found the steps: "annotations:<family>" (step
 	// ranges: ProfilerStep, train_step, iteration, iter, step),
 	// "step-regex" (--step-regex), "dp-sync-period" or "world-sync-period"
@@ -70,6 +75,10 @@ type Result struct {
 	RankSteps       []RankStep   `json:"rank_steps,omitempty"` // per rank and step, for heatmaps
 	Timeline        *Timeline    `json:"timeline,omitempty"`   // one representative step, classified
 	Warnings        []string     `json:"warnings,omitempty"`
+	// Kernels are the GPU kernels of the analysed steps by short name
+	// (KernelShortName), the MaxKernels largest by time: what `compare`
+	// reads to say which kernels appeared, vanished or grew.
+	Kernels []KernelStat `json:"kernels,omitempty"`
 	// Throughput and model FLOPs utilization (seed §6.9), present only when
 	// the user gave the tokens per step (and, for the FLOPs figures, the
 	// model size): a trace does not know the model. TokensPerS is tokens per
@@ -85,6 +94,39 @@ type Result struct {
 	PeakFrom          string  `json:"peak_from,omitempty"` // "flag", "gpu-table"
 
 	WhatIf *WhatIf `json:"whatif,omitempty"` // the what-if replay, when run (--whatif)
+}
+
+// KernelStat is one kernel short name over the analysed steps: launches
+// and GPU time per step, summed over ranks.
+type KernelStat struct {
+	Name   string  `json:"name"`
+	Count  float64 `json:"count"`   // per step
+	TimeNs int64   `json:"time_ns"` // per step, summed over ranks
+}
+
+// MaxKernels is how many kernels a Result lists at most.
+const MaxKernels = 200
+
+// KernelShortName is a kernel's name without its return type, template
+// arguments and parameter list: "void at::native::elementwise_kernel<128,
+// 4>(int, ...)" → "at::native::elementwise_kernel".
+func KernelShortName(name string) string {
+	s := strings.TrimPrefix(strings.TrimSpace(name), "void ")
+	var b strings.Builder
+	depth := 0
+	for _, c := range s {
+		switch {
+		case c == '<':
+			depth++
+		case c == '>' && depth > 0:
+			depth--
+		case c == '(' && depth == 0:
+			return strings.TrimSpace(b.String())
+		case depth == 0:
+			b.WriteRune(c)
+		}
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // StageOrder is the pass order one stage's schedule was read from.

@@ -27,3 +27,16 @@ func TestRankRanges(t *testing.T) {
 		}
 	}
 }
+
+func TestKernelShortName(t *testing.T) {
+	for in, want := range map[string]string{
+		"void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3> >(int, at::native::CUDAFunctor_add<float>, at::detail::Array<char*, 3>)": "at::native::vectorized_elementwise_kernel",
+		"ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)": "ncclDevKernel_SendRecv",
+		"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n":                 "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n",
+		"Memcpy DtoD (Device -> Device)":                           "Memcpy DtoD",
+	} {
+		if got := KernelShortName(in); got != want {
+			t.Errorf("KernelShortName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -13,6 +13,9 @@ const maxEventDur = int64(24 * 3600 * 1e9)
 // complete handles an "X" event.
 func (f *fileReader) complete(raw []byte, off int64) {
 	kind, ok := kindOf(f.ev.Cat)
+	if !ok && ownCategory(f.ev.Cat) {
+		return
+	}
 	if !ok {
 		f.skip(categoryReason(f.ev.Cat, "X"), -1)
 		return

@@ -23,3 +23,9 @@ func kindOf(cat string) (model.Kind, bool) {
 	}
 	return model.KindUnknown, false
 }
+
+// ownCategory tells whether cat is one Kineto writes about itself rather
+// than about the job: "Trace", the profiler's span over the capture
+// window ("PyTorch Profiler (0)" on the "Spans" process). Its events are
+// dropped without a skip record: they are not input the user gave.
+func ownCategory(cat string) bool { return cat == "Trace" }

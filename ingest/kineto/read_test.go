@@ -137,3 +137,16 @@ func TestParseMicros(t *testing.T) {
 		}
 	}
 }
+
+// TestKinetosOwnTraceSpanIsNotSkipped: the profiler's "Trace" span is
+// dropped without a skip record; an unknown category still gets one.
+func TestKinetosOwnTraceSpanIsNotSkipped(t *testing.T) {
+	doc := `{"traceEvents": [
+	{"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "pid": "Spans", "tid": "PyTorch Profiler", "ts": 1, "dur": 500},
+	{"ph": "X", "cat": "mystery", "name": "m", "pid": 1, "tid": 1, "ts": 2, "dur": 3},
+	{"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 30, "dur": 10, "args": {"stream": 7}}]}`
+	tr := readOne(t, writeTrace(t, t.TempDir(), "trace.json", doc))
+	if len(tr.Skipped) != 1 || !strings.Contains(tr.Skipped[0].Reason, `"mystery"`) {
+		t.Errorf("skipped %+v, want only the mystery category", tr.Skipped)
+	}
+}

@@ -22,23 +22,25 @@ type compareView struct {
 	Regressions int
 	Base, New   string
 	Warnings    []string
+	Changes     []string // kernels added, removed, grown
 	Rows        []deltaRow
 }
 
 // deltaRow is one delta with its values formatted; Class is "regressed",
 // "improved" or "".
 type deltaRow struct {
-	Name, Base, New, Change, Mark, Class string
+	Name, Base, New, Change, Spread, Mark, Class string
 }
 
 func newCompareView(c *report.Comparison) *compareView {
 	if c == nil {
 		return nil
 	}
-	v := &compareView{Verdict: c.Verdict(), Regressions: c.Regressions(), Base: c.Base.String(), New: c.New.String(), Warnings: c.Warnings}
+	v := &compareView{Verdict: c.Verdict(), Regressions: c.Regressions(), Base: c.Base.String(), New: c.New.String(), Warnings: c.Warnings,
+		Changes: c.Changes.KernelLines()}
 	for _, d := range c.Ordered() {
 		v.Rows = append(v.Rows, deltaRow{Name: d.Name, Base: d.BaseText(), New: d.NewText(), Change: d.ChangeText(),
-			Mark: d.Mark(), Class: rowClass(d)})
+			Spread: d.SpreadText(), Mark: d.Mark(), Class: rowClass(d)})
 	}
 	return v
 }

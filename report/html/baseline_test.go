@@ -11,11 +11,12 @@ import (
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )
 
-// regressedPair is the fixture and a copy whose stage 1 bubble grew by a
-// third, whose rank 9 is newly slow and whose step is 2 % faster.
+// regressedPair is the fixture and a copy whose stage 1 bubble (time and
+// fraction) grew by a third, whose rank 9 is newly slow and whose step is 2 % faster.
 func regressedPair() (*result.Result, *result.Result) {
 	base, cur := fixture.Result(fixture.Small()), fixture.Result(fixture.Small())
 	cur.Stages[1].BubbleFraction *= 4.0 / 3
+	cur.Stages[1].BubbleNs = cur.Stages[1].BubbleNs * 4 / 3
 	cur.SlowRanks = append(cur.SlowRanks, result.SlowRank{Rank: 9, Score: 7, ComputeExcess: 0.1})
 	cur.StepNs = base.StepNs * 98 / 100
 	return base, cur
@@ -34,7 +35,7 @@ func TestBaselineSectionInBothForms(t *testing.T) {
 	}
 	checkSelfContained(t, string(page))
 	section := sectionOf(t, string(page), `<h2 id="baseline">`, "<h2>Findings</h2>")
-	for _, want := range []string{"2 regressions beyond 5.0 %", `<tr class="regressed"><td>stage 1 bubble</td>`, `<tr class="regressed"><td>slow rank 9</td>`, "base.json"} {
+	for _, want := range []string{"3 regressions beyond 5.0 %", `<tr class="regressed"><td>stage 1 bubble</td>`, `<tr class="regressed"><td>slow rank 9</td>`, "base.json"} {
 		if !strings.Contains(section, stdhtml.EscapeString(want)) && !strings.Contains(section, want) {
 			t.Errorf("the section lacks %q:\n%s", want, section)
 		}
@@ -43,8 +44,8 @@ func TestBaselineSectionInBothForms(t *testing.T) {
 		t.Error("the unchanged step comes before the regressions")
 	}
 	md, err := os.ReadFile(files.Markdown)
-	if err != nil || !strings.Contains(string(md), "## "+baselineTitle+"\n\n**2 regressions beyond 5.0 %**") ||
-		!strings.Contains(string(md), "| **slow rank 9** | – | named | new | **REGRESSION** |") {
+	if err != nil || !strings.Contains(string(md), "## "+baselineTitle+"\n\n**3 regressions beyond 5.0 %**") ||
+		!strings.Contains(string(md), "| **slow rank 9** | – | named | new |  | **REGRESSION** |") {
 		t.Errorf("the Markdown report lacks the comparison (%v):\n%s", err, md)
 	}
 }
@@ -71,4 +72,20 @@ func sectionOf(t *testing.T, page, from, to string) string {
 		t.Fatalf("no section from %q to %q", from, to)
 	}
 	return section
+}
+
+// TestBaselineSectionSaysWhichKernelsChanged: the page lists the kernels
+// added and the spread column.
+func TestBaselineSectionSaysWhichKernelsChanged(t *testing.T) {
+	base, cur := regressedPair()
+	base.Kernels = []result.KernelStat{{Name: "gemm", TimeNs: 10e6}}
+	cur.Kernels = []result.KernelStat{{Name: "gemm", TimeNs: 10e6}, {Name: "flash_fwd", TimeNs: 3e6}}
+	var page strings.Builder
+	if err := PageWith(&page, cur, nil, Options{Baseline: report.NewComparison("base.json", base, "new.json", cur, 0.05)}); err != nil {
+		t.Fatal(err)
+	}
+	section := sectionOf(t, page.String(), `<h2 id="baseline">`, "<h2>Findings</h2>")
+	if !strings.Contains(section, "<li>kernels added (1): flash_fwd 3.00 ms</li>") || !strings.Contains(section, "<th>spread</th>") {
+		t.Errorf("section:\n%s", section)
+	}
 }

@@ -81,8 +81,9 @@ figure{margin:1.5em 0}img{max-width:100%;height:auto;border:1px solid #eee}figca
 <p{{if .Regressions}} class="sev-high"{{end}}>{{.Verdict}}</p>
 <table><tr><th>base</th><td>{{.Base}}</td></tr><tr><th>new</th><td>{{.New}}</td></tr></table>
 {{with .Warnings}}<ul>{{range .}}<li>warning: {{.}}</li>{{end}}</ul>{{end}}
-<table><tr><th>figure</th><th>base</th><th>new</th><th>change</th><th></th></tr>
-{{range .Rows}}<tr{{with .Class}} class="{{.}}"{{end}}><td>{{.Name}}</td><td class="num">{{.Base}}</td><td class="num">{{.New}}</td><td class="num">{{.Change}}</td><td>{{.Mark}}</td></tr>
+{{with .Changes}}<ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+<table><tr><th>figure</th><th>base</th><th>new</th><th>change</th><th>spread</th><th></th></tr>
+{{range .Rows}}<tr{{with .Class}} class="{{.}}"{{end}}><td>{{.Name}}</td><td class="num">{{.Base}}</td><td class="num">{{.New}}</td><td class="num">{{.Change}}</td><td class="num">{{.Spread}}</td><td>{{.Mark}}</td></tr>
 {{end}}</table>{{end}}
 <h2>Findings</h2>
 {{if not .Findings}}<p>No finding: nothing costs a noticeable share of the step.</p>{{end}}

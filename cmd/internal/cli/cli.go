@@ -74,7 +74,10 @@ func (e *CodeError) Error() string { return e.Msg }
 // Run runs the command line args and returns the exit code.
 func Run(ctx context.Context, args []string, env *Env) int {
 	switch {
-	case len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" && (len(args) == 1 || args[1] == "help"):
+	case len(args) == 0:
+		printHelp(env.Stderr) // a command line with no command is wrong: the usage, exit 2
+		return ExitUsage
+	case args[0] == "-h" || args[0] == "--help" || args[0] == "help" && (len(args) == 1 || args[1] == "help"):
 		printHelp(env.Stdout)
 		return ExitOK
 	case args[0] == "help":

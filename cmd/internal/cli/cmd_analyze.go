@@ -8,12 +8,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/layout"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	rpt "github.com/tpptrace/tpptrace/report"
+	"github.com/tpptrace/tpptrace/report/gate"
 )
 
 var analyzeCmd = &Command{
@@ -35,7 +35,8 @@ The layout is inferred from process-group names and traffic; --tp/--pp/--dp
 command exits 3 when a finding of that kind costs more than the threshold
 (a share of the step like 15%, or a duration like 5ms; no threshold: any;
 missing_ranks, which has no cost, whenever it is there).
-Kinds: ` + strings.Join(failKinds(), ", ") + `.
+An unknown kind or a malformed threshold is a usage error (exit 2).
+Kinds (alias): ` + strings.Join(gate.FindingKindNames(), ", ") + `.
 
 Analysis steps, in order:
 ` + stepsHelp() + `
@@ -166,9 +167,9 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	var in inputFlags
 	in.register(fs)
 	asJSON := fs.Bool("json", false, "write the Result as JSON instead of the text report")
-	var gates []gate
+	var gates []gate.FailOn
 	fs.Func("fail-on", "KIND[:THRESHOLD]: exit 3 when such a finding costs more (repeatable)", func(s string) error {
-		g, err := parseGate(s)
+		g, err := gate.ParseFailOn(s)
 		gates = append(gates, g)
 		return err
 	})
@@ -190,61 +191,10 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	return checkGates(res, gates)
 }
 
-// gate is one --fail-on: a finding kind and the cost above which it fails.
-type gate struct {
-	kind  string
-	share float64 // of the step; used when ns is 0
-	ns    int64
-}
-
-var kindAliases = map[string]string{"bubble": result.KindBubble, "tp": result.KindExposedTP, "pp": result.KindExposedPP,
-	"dp": result.KindExposedDP, "imbalance": result.KindImbalance, "slow": result.KindSlowRank, "topology": result.KindTopology,
-	"gpu": result.KindGPUThrottle, "pair": result.KindRankPair, "late": result.KindLateRank, "idle": result.KindGPUIdle, "memory": result.KindMemoryPeak,
-	"missing": result.KindMissingRanks}
-
-func failKinds() []string {
-	return []string{result.KindBubble, result.KindExposedTP, result.KindExposedPP, result.KindExposedDP,
-		result.KindImbalance, result.KindSlowRank, result.KindTopology, result.KindGPUThrottle, result.KindRankPair,
-		result.KindLateRank, result.KindGPUIdle, result.KindMemoryPeak, result.KindMissingRanks,
-		"(or bubble, tp, pp, dp, imbalance, slow, topology, gpu, pair, late, idle, memory, missing)"}
-}
-
-func parseGate(s string) (gate, error) {
-	kind, thr, _ := strings.Cut(s, ":")
-	g := gate{kind: kind}
-	if k, ok := kindAliases[kind]; ok {
-		g.kind = k
-	}
-	switch {
-	case thr == "":
-	case strings.HasSuffix(thr, "%"):
-		v, err := strconv.ParseFloat(strings.TrimSuffix(thr, "%"), 64)
-		if err != nil {
-			return g, fmt.Errorf("bad threshold %q", thr)
-		}
-		g.share = v / 100
-	default:
-		d, err := time.ParseDuration(thr)
-		if err != nil {
-			return g, fmt.Errorf("bad threshold %q: want 15%% or 5ms", thr)
-		}
-		g.ns = d.Nanoseconds()
-	}
-	return g, nil
-}
-
 // checkGates returns exit 3 naming the first finding that trips a gate.
-// A missing_ranks finding has no cost: its gate trips whenever it is there.
-func checkGates(res *result.Result, gates []gate) error {
-	for _, g := range gates {
-		for _, f := range res.Findings {
-			if f.Kind != g.kind {
-				continue
-			}
-			if g.ns > 0 && f.CostNs > g.ns || g.ns == 0 && f.CostShare > g.share || f.Kind == result.KindMissingRanks {
-				return &CodeError{Code: ExitRegression, Msg: fmt.Sprintf("gate %s failed: %s", g.kind, f.Summary)}
-			}
-		}
+func checkGates(res *result.Result, gates []gate.FailOn) error {
+	if fs := gate.Check(res, gates); len(fs) > 0 {
+		return &CodeError{Code: ExitRegression, Msg: fs[0].String()}
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ func TestAnalyzeThroughputFlagsReachTheJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatal(err)
 	}
-	tps := 1e6 / (float64(r.StepNs) / 1e9)
+	tps := 1e6 / (float64(r.PeriodNs) / 1e9) // over the iteration period
 	mfu := tps * 4.2e10 / float64(r.WorldSize) / 1e12 / 500
 	if math.Abs(r.TokensPerS-tps) > 1e-6*tps || math.Abs(r.MFU-mfu) > 1e-9 || r.PeakFrom != "flag" || r.PeakTFLOPsPerGPU != 500 {
 		t.Errorf("tokens/s %g MFU %g peak %g from %q; want %g, %g, 500 from flag", r.TokensPerS, r.MFU, r.PeakTFLOPsPerGPU, r.PeakFrom, tps, mfu)

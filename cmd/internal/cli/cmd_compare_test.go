@@ -20,7 +20,8 @@ func testEnv() (*Env, *bytes.Buffer, *bytes.Buffer) {
 func writeResult(t *testing.T, dir, name string, bubble float64) string {
 	t.Helper()
 	return writeResultFile(t, dir, name, &result.Result{SchemaVersion: result.SchemaVersion, StepNs: 100e6, Layout: result.Layout{PP: 2},
-		Stages: []result.StageStats{{Stage: 0, ComputeNs: 70e6, BubbleFraction: bubble}, {Stage: 1, ComputeNs: 72e6, BubbleFraction: 0.1}}})
+		Stages: []result.StageStats{{Stage: 0, ComputeNs: 70e6, BubbleFraction: bubble, BubbleNs: int64(bubble * 100e6)},
+			{Stage: 1, ComputeNs: 72e6, BubbleFraction: 0.1, BubbleNs: 10e6}}})
 }
 
 // writeResultFile writes res as a Result JSON file in dir and returns its path.
@@ -54,17 +55,13 @@ func TestCompareExit3OnBubbleGrowth(t *testing.T) {
 	}
 }
 
-func TestAnalyzeGateParsing(t *testing.T) {
-	g, err := parseGate("bubble:20%")
-	if err != nil || g.kind != result.KindBubble || g.share != 0.2 {
-		t.Fatalf("parseGate = %+v, %v", g, err)
-	}
-	res := &result.Result{Findings: []result.Finding{{Kind: result.KindBubble, CostNs: 30e6, CostShare: 0.3}}}
-	if err := checkGates(res, []gate{g}); err == nil {
-		t.Fatal("30 % bubble passed a 20 % gate")
-	}
-	g, _ = parseGate("exposed_dp_comm:5ms")
-	if g.ns != 5e6 || checkGates(res, []gate{g}) != nil {
-		t.Fatalf("dp gate %+v tripped on a bubble finding", g)
+// TestFailOnTypoIsAUsageError: a typo'd --fail-on kind or threshold exits
+// 2 listing the kinds, before anything is read.
+func TestFailOnTypoIsAUsageError(t *testing.T) {
+	for _, bad := range []string{"nosuch:5ms", "buble:1%", "bubble:5"} {
+		code, _, stderr := runCLI(t, "analyze", "--fail-on", bad, "no-such-dir")
+		if code != ExitUsage || !strings.Contains(stderr, "exposed_tp_comm (tp)") && !strings.Contains(stderr, "bad threshold") {
+			t.Errorf("--fail-on %s: exit %d, want 2 with the kinds listed:\n%s", bad, code, stderr)
+		}
 	}
 }

@@ -1,0 +1,37 @@
+package analysis
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// kernelStats fills the Result's kernels: every GPU kernel (compute,
+// communication, memcpy, memset) that starts in an analysed step of its
+// rank, by short name, per step, the largest result.MaxKernels by time.
+func (r *run) kernelStats() {
+	n := float64(len(r.steps.Iters))
+	if n == 0 {
+		return
+	}
+	count, dur := map[string]float64{}, map[string]int64{}
+	ev := &r.t.Events
+	for i := range ev.Len() {
+		k := ev.Kind[i]
+		if !k.OnGPU() || k == model.KindGPUAnnotation || r.stepOf(ev.Rank[i], ev.Start[i]) < 0 {
+			continue
+		}
+		name := result.KernelShortName(r.t.Name(i))
+		count[name]++
+		dur[name] += ev.Dur[i]
+	}
+	for name, c := range count {
+		r.res.Kernels = append(r.res.Kernels, result.KernelStat{Name: name, Count: c / n, TimeNs: int64(float64(dur[name]) / n)})
+	}
+	slices.SortFunc(r.res.Kernels, func(a, b result.KernelStat) int {
+		return cmp.Or(cmp.Compare(b.TimeNs, a.TimeNs), cmp.Compare(a.Name, b.Name))
+	})
+	r.res.Kernels = r.res.Kernels[:min(len(r.res.Kernels), result.MaxKernels)]
+}

@@ -1,0 +1,128 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tpptrace/tpptrace/analysis/result"
+)
+
+// FindingKind is one kind `analyze --fail-on` takes: a finding kind of
+// the Result and its short alias.
+type FindingKind struct {
+	Kind, Alias, Help string
+}
+
+// FindingKinds is the registry of --fail-on kinds.
+var FindingKinds = []FindingKind{
+	{result.KindBubble, "bubble", "pipeline bubble per step"},
+	{result.KindExposedTP, "tp", "exposed TP communication"},
+	{result.KindExposedPP, "pp", "exposed PP transfer"},
+	{result.KindExposedDP, "dp", "exposed DP communication"},
+	{result.KindExposedA2A, "a2a", "exposed all-to-all that is not expert parallelism"},
+	{result.KindImbalance, "imbalance", "stage imbalance"},
+	{result.KindSlowRank, "slow", "a slow rank"},
+	{result.KindTopology, "topology", "a TP group across hosts"},
+	{result.KindGPUThrottle, "gpu", "a throttled GPU"},
+	{result.KindRankPair, "pair", "two ranks doing the same work differ"},
+	{result.KindLateRank, "late", "a rank launching its collectives late"},
+	{result.KindGPUIdle, "idle", "idle GPU without a pipeline"},
+	{result.KindMemoryPeak, "memory", "one stage's peak memory far above the others'"},
+	{result.KindMissingRanks, "missing", "ranks declared but not traced (fails whenever present)"},
+}
+
+// FindingKindNames lists the kinds as help shows them: "pipeline_bubble (bubble)".
+func FindingKindNames() []string {
+	var out []string
+	for _, k := range FindingKinds {
+		out = append(out, fmt.Sprintf("%s (%s)", k.Kind, k.Alias))
+	}
+	return out
+}
+
+// FailOn is one --fail-on: a finding kind and the cost above which it
+// fails, a share of the step (Share) or a duration (Ns); neither: any.
+type FailOn struct {
+	Kind  string
+	Share float64
+	Ns    int64
+}
+
+// ParseFailOn reads KIND[:THRESHOLD], THRESHOLD a share of the step (15%,
+// or 15pp) or a duration (5ms). An unknown kind or a malformed threshold
+// is an error that lists the kinds.
+func ParseFailOn(s string) (FailOn, error) {
+	kind, thr, hasThr := strings.Cut(s, ":")
+	g := FailOn{Kind: findingKind(kind)}
+	if g.Kind == "" {
+		return g, fmt.Errorf("unknown kind %q; kinds: %s", kind, strings.Join(FindingKindNames(), ", "))
+	}
+	if !hasThr {
+		return g, nil
+	}
+	var err error
+	switch t := strings.TrimSpace(thr); {
+	case strings.HasSuffix(t, "%"):
+		g.Share, err = number(strings.TrimSuffix(t, "%"))
+		g.Share /= 100
+	case strings.HasSuffix(t, "pp"):
+		g.Share, err = number(strings.TrimSuffix(t, "pp"))
+		g.Share /= 100
+	default:
+		var d time.Duration
+		d, err = time.ParseDuration(t)
+		if err == nil && d <= 0 {
+			err = fmt.Errorf("not positive")
+		}
+		g.Ns = d.Nanoseconds()
+	}
+	if err != nil {
+		return g, fmt.Errorf("%s: bad threshold %q: want a share of the step like 15%% or a duration like 5ms", kind, thr)
+	}
+	return g, nil
+}
+
+// findingKind is the finding kind that name or its alias names, "" if none.
+func findingKind(name string) string {
+	for _, k := range FindingKinds {
+		if name == k.Kind || name == k.Alias {
+			return k.Kind
+		}
+	}
+	return ""
+}
+
+// Failure is a finding that tripped a gate.
+type Failure struct {
+	Gate    FailOn
+	Finding result.Finding
+}
+
+func (f Failure) String() string {
+	return fmt.Sprintf("gate %s failed: %s", f.Gate.Kind, f.Finding.Summary)
+}
+
+// Check lists the findings of res that trip gates, in gate order. A
+// missing_ranks finding has no cost: its gate trips whenever it is there.
+func Check(res *result.Result, gates []FailOn) []Failure {
+	var out []Failure
+	for _, g := range gates {
+		for _, f := range res.Findings {
+			if f.Kind == g.Kind && g.trips(f) {
+				out = append(out, Failure{g, f})
+			}
+		}
+	}
+	return out
+}
+
+func (g FailOn) trips(f result.Finding) bool {
+	switch {
+	case f.Kind == result.KindMissingRanks:
+		return true
+	case g.Ns > 0:
+		return f.CostNs > g.Ns
+	}
+	return f.CostShare > g.Share
+}
