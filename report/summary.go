@@ -9,7 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tpptrace/tpptrace/analysis/summary"
+	"github.com/tpptrace/tpptrace/analysis/result/tables"
 	"github.com/tpptrace/tpptrace/report/units"
 )
 
@@ -87,7 +87,7 @@ func overlapText(v float64) string {
 
 // BreakdownSummary is HTA's temporal breakdown, overlap and kernel types
 // per rank over window (said in the title).
-func BreakdownSummary(rows []summary.RankBreakdown, window string) Summary {
+func BreakdownSummary(rows []tables.RankBreakdown, window string) Summary {
 	s := Summary{Title: "GPU time per rank over " + window + " (HTA's temporal breakdown, overlap and kernel types)",
 		IDs: []string{"rank", "window_ns", "idle_ns", "compute_ns", "non_compute_ns", "idle_pct", "compute_pct", "non_compute_pct",
 			"overlap_pct", "exposed_comm_ns", "comm_ns", "memory_ns", "comm_pct", "memory_pct"},
@@ -104,14 +104,14 @@ func BreakdownSummary(rows []summary.RankBreakdown, window string) Summary {
 	return s
 }
 
-// statsIDs and statsCells are the columns of summary.Stats.
+// statsIDs and statsCells are the columns of tables.Stats.
 var statsIDs = []string{"count", "total_ns", "mean_ns", "median_ns", "min_ns", "max_ns", "share"}
 
-func statsRaw(s summary.Stats) []string {
+func statsRaw(s tables.Stats) []string {
 	return []string{strconv.Itoa(s.Count), i64(s.TotalNs), f64(s.MeanNs), i64(s.MedNs), i64(s.MinNs), i64(s.MaxNs), f64(s.Share)}
 }
 
-func statsText(s summary.Stats) []string {
+func statsText(s tables.Stats) []string {
 	return []string{strconv.Itoa(s.Count), units.Duration(s.TotalNs), units.Duration(int64(s.MeanNs)), units.Duration(s.MedNs),
 		units.Duration(s.MinNs), units.Duration(s.MaxNs), units.Percent(s.Share)}
 }
@@ -119,7 +119,7 @@ func statsText(s summary.Stats) []string {
 var statsHeaders = []string{"count", "total", "mean", "median", "min", "max", "share"}
 
 // KernelsSummary is the kernel table grouped by by, over window.
-func KernelsSummary(rows []summary.KernelRow, by, window string) Summary {
+func KernelsSummary(rows []tables.KernelRow, by, window string) Summary {
 	s := Summary{Title: fmt.Sprintf("GPU kernels by %s over %s, summed over ranks", by, window),
 		IDs: append([]string{by}, statsIDs...), Headers: append(statsHeaders[:len(statsHeaders):len(statsHeaders)], "  "+by), Rows: rows, FreeLast: true}
 	for _, r := range rows {
@@ -130,7 +130,7 @@ func KernelsSummary(rows []summary.KernelRow, by, window string) Summary {
 }
 
 // NVTXSummary is the annotation-range table over window.
-func NVTXSummary(rows []summary.RangeRow, window string) Summary {
+func NVTXSummary(rows []tables.RangeRow, window string) Summary {
 	s := Summary{Title: "annotation ranges (NVTX, record_function) over " + window + ", summed over ranks",
 		IDs: append([]string{"name", "gpu"}, statsIDs...), Headers: append(statsHeaders[:len(statsHeaders):len(statsHeaders)], "side", "  range"), Rows: rows, FreeLast: true}
 	for _, r := range rows {
@@ -145,7 +145,7 @@ func NVTXSummary(rows []summary.RangeRow, window string) Summary {
 }
 
 // NCCLSummary is the collective table over window.
-func NCCLSummary(rows []summary.CollRow, window string) Summary {
+func NCCLSummary(rows []tables.CollRow, window string) Summary {
 	s := Summary{Title: "collectives per communicator, op and message size over " + window + " (times per member)",
 		IDs:     []string{"comm", "axis", "op", "bucket", "members", "count", "bytes", "time_ns", "wait_ns", "transfer_ns", "bus_gbps"},
 		Headers: []string{"communicator", "axis", "op", "size", "members", "count", "bytes", "time", "wait", "transfer", "bus GB/s"}, Rows: rows}

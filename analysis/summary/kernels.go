@@ -3,6 +3,7 @@ package summary
 import (
 	"cmp"
 	"fmt"
+	"github.com/tpptrace/tpptrace/analysis/result/tables"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/measure"
@@ -20,12 +21,8 @@ const (
 // KernelGroupings are what Kernels groups by.
 var KernelGroupings = []string{ByName, ByStream, ByRank, ByClass}
 
-// KernelRow is one group of GPU kernels (compute, communication, memcpy,
-// memset; not GPU annotations) in the window, summed over ranks.
-type KernelRow struct {
-	Key string `json:"key"` // the kernel name, "rank 3 stream 7", "rank 3", or the class ("compute", "comm TP", "memcpy")
-	Stats
-}
+// KernelRow is tables.KernelRow.
+type KernelRow = tables.KernelRow
 
 // Kernels groups the window's kernels by by (ByName, ByStream, ByRank,
 // ByClass), largest total first.

@@ -3,6 +3,7 @@ package summary
 import (
 	"cmp"
 	"fmt"
+	"github.com/tpptrace/tpptrace/analysis/result/tables"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/clock"
@@ -11,27 +12,8 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
-// CollRow is one communicator, op and message-size bucket: its collective
-// instances in the window. Times are per member, summed over instances and
-// averaged over members: TimeNs is the kernels' duration, WaitNs the part
-// before the last member arrived, TransferNs the part after. BusGBps is
-// nccl-tests' bus bandwidth of the transfer: bytes · factor / transfer
-// time, the factor of the op over n members (all_reduce 2(n−1)/n,
-// reduce_scatter and all_to_all (n−1)/n on the input size, all_gather
-// n−1 on the input shard, others 1); 0 when bytes are unknown.
-type CollRow struct {
-	Comm       string  `json:"comm"` // the communicator's name (else its id) and description
-	Axis       string  `json:"axis"`
-	Op         string  `json:"op"`
-	Bucket     string  `json:"bucket"` // "1 MiB–4 MiB": powers of 4 of the message size, "unknown"
-	Members    int     `json:"members"`
-	Count      int     `json:"count"` // instances
-	Bytes      int64   `json:"bytes"` // summed over instances (input side)
-	TimeNs     int64   `json:"time_ns"`
-	WaitNs     int64   `json:"wait_ns"`
-	TransferNs int64   `json:"transfer_ns"`
-	BusGBps    float64 `json:"bus_gbps"`
-}
+// CollRow is tables.CollRow.
+type CollRow = tables.CollRow
 
 // NCCL times every matched collective instance in the window on the
 // Result's aligned clock (its ranks' clock_offset_ns) and groups them.

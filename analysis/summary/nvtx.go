@@ -2,20 +2,14 @@ package summary
 
 import (
 	"cmp"
+	"github.com/tpptrace/tpptrace/analysis/result/tables"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
-// RangeRow is one annotation range name (NVTX ranges, PyTorch's
-// record_function / user annotations) in the window, summed over ranks;
-// GPU is set for the GPU side of annotations (Kineto's
-// gpu_user_annotation).
-type RangeRow struct {
-	Name string `json:"name"`
-	GPU  bool   `json:"gpu,omitempty"`
-	Stats
-}
+// RangeRow is tables.RangeRow.
+type RangeRow = tables.RangeRow
 
 // NVTX groups the window's annotation ranges by name and side, largest
 // total first. Shares are of the side's total.

@@ -9,6 +9,7 @@
 package summary
 
 import (
+	"github.com/tpptrace/tpptrace/analysis/result/tables"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -41,16 +42,8 @@ func (w Window) Holds(t *model.Trace, i int) bool { return w.All || w.iters[t.Ev
 // Steps is the number of steps the window covers, at least 1.
 func (w Window) Steps() int { return max(1, len(w.iters)) }
 
-// Stats are the order statistics of a set of durations, in ns.
-type Stats struct {
-	Count   int     `json:"count"`
-	TotalNs int64   `json:"total_ns"`
-	MeanNs  float64 `json:"mean_ns"`
-	MedNs   int64   `json:"median_ns"`
-	MinNs   int64   `json:"min_ns"`
-	MaxNs   int64   `json:"max_ns"`
-	Share   float64 `json:"share"` // of the table's total, 0..1
-}
+// Stats is tables.Stats.
+type Stats = tables.Stats
 
 // statsOf summarises durations (sorted in place); share is left 0.
 func statsOf(d []int64) Stats {
