@@ -13,7 +13,7 @@ import (
 )
 
 // smallEventsFile returns the bytes of a valid events file of a few rows.
-func smallEventsFile(f *testing.F) []byte {
+func smallEventsFile(f testing.TB) []byte {
 	f.Helper()
 	tr := &model.Trace{}
 	tr.AddRank(model.Rank{Rank: 0, LocalGPU: -1, Coord: model.UnknownCoord, Source: -1})

@@ -36,18 +36,8 @@ func openParquet(path string) (*parquet.File, func() error, error) {
 }
 
 func openParquetReader(r io.ReaderAt, size int64) (*parquet.File, error) {
-	if err := pqsafe.CheckFooter(r, size); err != nil {
-		return nil, fmt.Errorf("not a readable parquet file: %w", err)
-	}
-	var pf *parquet.File
-	err := pqsafe.Guard(func() (err error) {
-		pf, err = parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-		return err
-	})
+	pf, err := pqsafe.Open(r, size)
 	if err != nil {
-		return nil, fmt.Errorf("not a readable parquet file: %w", err)
-	}
-	if err := pqsafe.CheckChunks(pf.Metadata(), size); err != nil {
 		return nil, fmt.Errorf("not a readable parquet file: %w", err)
 	}
 	if v, ok := pf.Lookup(metaSchemaVersion); ok {

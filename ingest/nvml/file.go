@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"github.com/tpptrace/tpptrace/ingest/pqsafe"
@@ -167,22 +166,10 @@ func readBatches(pf *parquet.File, fn func([]Row)) error {
 	}
 }
 
-// openSamples opens a Parquet file after checking that its footer fits in
-// it (parquet-go allocates what a corrupt footer claims), turning a panic
-// of parquet-go on a corrupt file into an error.
+// openSamples opens a samples Parquet file through pqsafe (footer, codec,
+// chunk and page checks; parquet-go's panics as errors).
 func openSamples(r io.ReaderAt, size int64) (*parquet.File, error) {
-	var tail [8]byte
-	if size < 12 {
-		return nil, fmt.Errorf("not a readable Parquet file: %d bytes is too short", size)
-	}
-	if _, err := r.ReadAt(tail[:], size-8); err != nil || string(tail[4:]) != "PAR1" || int64(binary.LittleEndian.Uint32(tail[:4])) > size-12 {
-		return nil, errors.New("not a readable Parquet file: no footer that fits (truncated?)")
-	}
-	var pf *parquet.File
-	err := pqsafe.Guard(func() (err error) {
-		pf, err = parquet.OpenFile(r, size)
-		return err
-	})
+	pf, err := pqsafe.Open(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("not a readable Parquet file: %w", err)
 	}

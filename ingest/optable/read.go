@@ -64,14 +64,8 @@ func Read(r io.ReaderAt, size int64) (t *model.OpTable, err error) {
 			t, err = nil, fmt.Errorf("not a readable parquet file: %v", p)
 		}
 	}()
-	if err := pqsafe.CheckFooter(r, size); err != nil {
-		return nil, fmt.Errorf("not a readable parquet file: %w", err)
-	}
-	pf, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	pf, err := pqsafe.Open(r, size)
 	if err != nil {
-		return nil, fmt.Errorf("not a readable parquet file: %w", err)
-	}
-	if err := pqsafe.CheckChunks(pf.Metadata(), size); err != nil {
 		return nil, fmt.Errorf("not a readable parquet file: %w", err)
 	}
 	if err := checkColumns(pf.Schema()); err != nil {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -69,4 +70,27 @@ func CheckChunks(md *format.FileMetaData, fileSize int64) error {
 		}
 	}
 	return nil
+}
+
+// Open opens an untrusted Parquet file of size bytes: the footer, codec,
+// chunk and page checks first, parquet-go's panics turned into errors.
+func Open(r io.ReaderAt, size int64) (*parquet.File, error) {
+	if err := CheckFooter(r, size); err != nil {
+		return nil, err
+	}
+	var pf *parquet.File
+	err := Guard(func() (err error) {
+		pf, err = parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckChunks(pf.Metadata(), size); err != nil {
+		return nil, err
+	}
+	if err := CheckPages(r, pf.Metadata(), size); err != nil {
+		return nil, err
+	}
+	return pf, nil
 }
