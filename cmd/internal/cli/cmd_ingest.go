@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tpptrace/tpptrace/ingest/optable"
 	"io"
 	"maps"
 	"os"
@@ -81,6 +82,9 @@ func runIngest(ctx context.Context, env *Env, args []string) error {
 }
 
 func doIngest(ctx context.Context, env *Env, f ingestFlags, paths []string, opts source.Options) error {
+	if path, ok := optableArg(paths); ok {
+		return ingestOpTable(env, path, f)
+	}
 	var warns warnings
 	opts.Warn = warns.add
 	stop := startProgress(env, &opts)
@@ -272,4 +276,44 @@ func intList(rs []int32) string {
 		parts[i] = strconv.Itoa(int(r))
 	}
 	return strings.Join(parts, ",")
+}
+
+// ingestOpTable checks an op table (trace-*.parquet, docs/whatif.md) and
+// with -o stores it as the dataset that analyze, whatif, report and tui
+// read; it prints what the table holds.
+func ingestOpTable(env *Env, path string, f ingestFlags) error {
+	t, err := optable.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if f.out != "" {
+		if err := optable.Store(path, f.out); err != nil {
+			return err
+		}
+	}
+	workers, steps := map[int32]bool{}, map[int64]bool{}
+	for i := range t.Len() {
+		workers[t.Rank[i]], steps[t.Step[i]] = true, true
+	}
+	s := opTableSummary{Path: path, Out: f.out, Workers: len(workers), Steps: len(steps), Ops: t.Len(), OpTypes: t.OpTypes}
+	if f.json {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	}
+	fmt.Fprintf(env.Stdout, "op table %s: %d workers, %d steps, %d ops of %d types\n", units.Safe(path), s.Workers, s.Steps, s.Ops, len(s.OpTypes))
+	if f.out != "" {
+		fmt.Fprintf(env.Stdout, "wrote %s (analyze, whatif, report and tui read it)\n", units.Safe(f.out))
+	}
+	return nil
+}
+
+// opTableSummary is ingest's summary of an op table.
+type opTableSummary struct {
+	Path    string   `json:"path"`
+	Out     string   `json:"out,omitempty"`
+	Workers int      `json:"workers"`
+	Steps   int      `json:"steps"`
+	Ops     int      `json:"ops"`
+	OpTypes []string `json:"op_types"`
 }

@@ -94,8 +94,8 @@ func runWhatIf(ctx context.Context, env *Env, args []string) error {
 }
 
 func whatifGraph(ctx context.Context, env *Env, in *inputFlags, args []string) (*whatif.Graph, error) {
-	if len(args) == 1 && optable.Sniff(args[0]) && in.sample == "" {
-		t, err := optable.ReadFile(args[0])
+	if path, ok := optableArg(args); ok && in.sample == "" {
+		t, err := optable.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}

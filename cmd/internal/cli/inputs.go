@@ -65,12 +65,12 @@ func (in *inputFlags) load(ctx context.Context, env *Env, args []string) (*resul
 		}
 		return r, nil, err
 	}
-	if len(args) == 1 && optable.Sniff(args[0]) {
-		ot, err := optable.ReadFile(args[0])
+	if path, ok := optableArg(args); ok {
+		ot, err := optable.ReadFile(path)
 		if err != nil {
 			return nil, nil, err
 		}
-		r, err := analysis.AnalyzeOpTable(ot, args[0], opts)
+		r, err := analysis.AnalyzeOpTable(ot, path, opts)
 		return r, nil, err
 	}
 	t, err := in.trace(ctx, env, args, opts)
@@ -199,4 +199,13 @@ func readResult(path string) (*result.Result, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return r, nil
+}
+
+// optableArg is the op table args name: one trace-*.parquet file, or a
+// dataset directory ingest made of one.
+func optableArg(args []string) (string, bool) {
+	if len(args) != 1 {
+		return "", false
+	}
+	return optable.Resolve(args[0])
 }
