@@ -1,8 +1,11 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"github.com/tpptrace/tpptrace/analysis/diagnose"
+	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/analysis/whatif"
@@ -59,8 +62,10 @@ func whatifStep(r *run) error {
 	return nil
 }
 
-// quoteReplay adds the replayed gain of the matching scenario to the
-// slow-rank and stage-imbalance findings' evidence.
+// quoteReplay makes the replayed gain of the matching scenario the cost of
+// the slow-rank and stage-imbalance findings, when the replay's self-check
+// held (no prediction is withheld); the heuristic estimate stays as
+// evidence. The findings are ranked again by cost.
 func quoteReplay(res *result.Result) {
 	gain := map[string]result.WhatIfScenario{}
 	for _, s := range res.WhatIf.Scenarios {
@@ -76,10 +81,30 @@ func quoteReplay(res *result.Result) {
 			name = "balance stages"
 		}
 		if s, ok := gain[name]; ok && name != "" {
-			f.Evidence = append(f.Evidence, fmt.Sprintf("replay (%s): the step would take %.2f ms, %.2f ms (%.1f %%) shorter",
-				s.Name, float64(s.StepNs)/1e6, float64(s.GainNs)/1e6, 100*float64(s.GainNs)/float64(max(res.WhatIf.TraceStepNs, 1))))
+			quote(res, f, s)
 		}
 	}
+	slices.SortStableFunc(res.Findings, func(a, b result.Finding) int {
+		if am, bm := a.Kind == result.KindMissingRanks, b.Kind == result.KindMissingRanks; am != bm {
+			return map[bool]int{true: -1, false: 1}[am]
+		}
+		return cmp.Compare(b.CostNs, a.CostNs)
+	})
+}
+
+// quote gives f the replayed gain of scenario s as its cost.
+func quote(res *result.Result, f *result.Finding, s result.WhatIfScenario) {
+	f.Evidence = append(f.Evidence, fmt.Sprintf("replay (%s): the step would take %.2f ms, %.2f ms (%.1f %%) shorter",
+		s.Name, float64(s.StepNs)/1e6, float64(s.GainNs)/1e6, 100*float64(s.GainNs)/float64(max(res.WhatIf.TraceStepNs, 1))))
+	if res.WhatIf.Withheld != "" || s.GainNs <= 0 {
+		return
+	}
+	f.Evidence = append(f.Evidence, fmt.Sprintf("the cost is the replay's; the estimate from the figures alone was %.2f ms", float64(f.CostNs)/1e6))
+	f.CostNs = s.GainNs
+	if res.StepNs > 0 {
+		f.CostShare = float64(s.GainNs) / float64(res.StepNs)
+	}
+	f.Severity = diagnose.Severity(f.CostShare)
 }
 
 // pathStep keeps the critical path's ops of the timeline's step (else the

@@ -219,3 +219,45 @@ func BenchmarkWhatIf1024(b *testing.B) {
 		b.ReportMetric(float64(g.Len()), "ops")
 	}
 }
+
+// TestReplayCostsTheSlowRankFinding: with --whatif the slow-rank finding
+// costs what the replay of "fix rank N" gains, and that gain is what the
+// job generated without the slow rank runs faster by (within 2 % of the
+// step), not the estimate from the figures alone.
+func TestReplayCostsTheSlowRankFinding(t *testing.T) {
+	cfg := sampletest.Config(t, "default")
+	res, err := analysis.Analyze(context.Background(), sampletest.Simulate(t, cfg).Trace, analysis.Options{WhatIf: true})
+	if err != nil || res.WhatIf == nil {
+		t.Fatalf("no replay: %v", err)
+	}
+	var f *result.Finding
+	for i := range res.Findings {
+		if res.Findings[i].Kind == result.KindSlowRank {
+			f = &res.Findings[i]
+		}
+	}
+	if f == nil {
+		t.Fatal("no slow-rank finding")
+	}
+	fixed := cfg
+	fixed.SlowRank = -1
+	want := res.WhatIf.TraceStepNs - recordedStepNs(t, fixed)
+	if d := f.CostNs - want; d > res.WhatIf.TraceStepNs/50 || d < -res.WhatIf.TraceStepNs/50 {
+		t.Errorf("slow-rank cost %d ns, the job without it is %d ns faster", f.CostNs, want)
+	}
+	for i := 1; i < len(res.Findings); i++ {
+		if res.Findings[i].CostNs > res.Findings[i-1].CostNs && res.Findings[i-1].Kind != result.KindMissingRanks {
+			t.Errorf("findings %d and %d out of cost order", i-1, i)
+		}
+	}
+}
+
+// recordedStepNs is the replay's recorded mean step of cfg's job.
+func recordedStepNs(t *testing.T, cfg samples.Config) int64 {
+	t.Helper()
+	res, err := analysis.Analyze(context.Background(), sampletest.Simulate(t, cfg).Trace, analysis.Options{WhatIf: true})
+	if err != nil || res.WhatIf == nil {
+		t.Fatalf("no replay: %v", err)
+	}
+	return res.WhatIf.TraceStepNs
+}

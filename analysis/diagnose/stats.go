@@ -54,6 +54,9 @@ func fitAlphaBeta(bytes, ts []float64) (alpha, beta float64) {
 }
 
 // severity grades a cost share of the step.
+// Severity is the severity of a finding that costs share of the step.
+func Severity(share float64) string { return severity(share) }
+
 func severity(share float64) string {
 	switch {
 	case share >= 0.20:
