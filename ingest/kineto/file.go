@@ -88,7 +88,9 @@ func (f *fileReader) event(raw []byte, off int64) error {
 	case "i", "I":
 		f.instant(off)
 	default:
-		f.skip(categoryReason(f.ev.Cat, f.ev.Ph), -1)
+		if !ownCategory(f.ev.Cat) {
+			f.skip(categoryReason(f.ev.Cat, f.ev.Ph), -1)
+		}
 	}
 	return nil
 }

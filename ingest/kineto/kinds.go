@@ -26,6 +26,14 @@ func kindOf(cat string) (model.Kind, bool) {
 
 // ownCategory tells whether cat is one Kineto writes about itself rather
 // than about the job: "Trace", the profiler's span over the capture
-// window ("PyTorch Profiler (0)" on the "Spans" process). Its events are
-// dropped without a skip record: they are not input the user gave.
-func ownCategory(cat string) bool { return cat == "Trace" }
+// window ("PyTorch Profiler (0)" on the "Spans" process), and "ac2g", its
+// flow arrows from each launch to its kernel (the correlation id already
+// links them). Their events are dropped without a skip record: they are
+// not input the user gave.
+func ownCategory(cat string) bool { return cat == "Trace" || cat == "ac2g" }
+
+// ownInstant tells whether an instant event is one of the profiler's own
+// marks of its capture window.
+func ownInstant(name string) bool {
+	return name == "Iteration Start: PyTorch Profiler" || name == "Record Window End"
+}

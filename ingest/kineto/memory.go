@@ -14,7 +14,9 @@ const memoryName = "[memory]"
 func (f *fileReader) instant(off int64) {
 	a := &f.ev.Args
 	if f.ev.Name != memoryName {
-		f.skip(categoryReason(f.ev.Cat, f.ev.Ph), -1)
+		if !ownInstant(f.ev.Name) {
+			f.skip(categoryReason(f.ev.Cat, f.ev.Ph), -1)
+		}
 		return
 	}
 	if a.DevID < 0 || a.Allocated < 0 {
