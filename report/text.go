@@ -53,9 +53,18 @@ func header(res *result.Result) string {
 	if NoPipeline(res) {
 		sched = "no pipeline"
 	}
-	return fmt.Sprintf("%s%s · %s (%s, by %s) · %s · step %s (%s%s)",
-		plural(int64(res.WorldSize), "rank"), MissingNote(res), l, l.Order, l.By, sched, units.Duration(res.StepNs), plural(int64(len(res.Iterations)), "step"), stepsFrom(res.StepsFrom)) +
+	return fmt.Sprintf("%s%s · %s (%s, by %s) · %s · step %s%s (%s%s)",
+		plural(int64(res.WorldSize), "rank"), MissingNote(res), l, l.Order, l.By, sched, units.Duration(res.StepNs), period(res), plural(int64(len(res.Iterations)), "step"), stepsFrom(res.StepsFrom)) +
 		throughput(res, " · ") + unaligned(res, " · ")
+}
+
+// period is ", period X" when the iteration period (the median rank's
+// step) differs visibly from the span of the step across ranks.
+func period(res *result.Result) string {
+	if res.PeriodNs <= 0 || units.Duration(res.PeriodNs) == units.Duration(res.StepNs) {
+		return ""
+	}
+	return ", period " + units.Duration(res.PeriodNs)
 }
 
 // unaligned is UnalignedText after sep, or "".
