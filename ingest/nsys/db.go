@@ -2,6 +2,7 @@ package nsys
 
 import (
 	"fmt"
+	"github.com/tpptrace/tpptrace/ingest/source"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -14,7 +15,11 @@ type db struct {
 	conn   *sqlite3.Conn
 	tables map[string]bool
 	cols   map[string]map[string]bool
+	maxMem int64 // the load's memory budget (--max-memory), 0 none
 }
+
+// memEvery is how many rows are read between checks of the memory budget.
+var memEvery = 4096
 
 // openDB opens an export read-only and immutable (no journal, no locks).
 // An export with a non-empty write-ahead log beside it is refused: immutable
@@ -61,7 +66,7 @@ func (d *db) has(table string, cols ...string) bool {
 	c, ok := d.cols[table]
 	if !ok {
 		c = map[string]bool{}
-		_ = d.each(`SELECT name FROM pragma_table_info('`+table+`')`, func(s *sqlite3.Stmt) { c[s.ColumnText(0)] = true })
+		_ = d.scan(`SELECT name FROM pragma_table_info('`+table+`')`, func(s *sqlite3.Stmt) { c[s.ColumnText(0)] = true }, 0)
 		d.cols[table] = c
 	}
 	for _, x := range cols {
@@ -72,15 +77,25 @@ func (d *db) has(table string, cols ...string) bool {
 	return true
 }
 
-// each runs query and calls row for every result row.
-func (d *db) each(query string, row func(*sqlite3.Stmt)) error {
+// each runs query and calls row for every result row, checking the memory
+// budget every memEvery rows.
+func (d *db) each(query string, row func(*sqlite3.Stmt)) error { return d.scan(query, row, d.maxMem) }
+
+// scan is each with the budget maxMem (0: none, for the schema's own
+// tables).
+func (d *db) scan(query string, row func(*sqlite3.Stmt), maxMem int64) error {
 	st, _, err := d.conn.Prepare(query)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	for st.Step() {
+	for n := 1; st.Step(); n++ {
 		row(st)
+		if n%memEvery == 0 {
+			if err := source.CheckMemory(maxMem); err != nil {
+				return err
+			}
+		}
 	}
 	return st.Err()
 }

@@ -99,7 +99,7 @@ func readAll(ctx context.Context, paths []string, opts source.Options) ([]*build
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			bs[i], errs[i] = readOne(gctx, p)
+			bs[i], errs[i] = readOne(gctx, p, opts.MaxMemory)
 			return nil
 		})
 	}
@@ -116,6 +116,9 @@ func keepRead(bs []*builder, errs []error, paths []string, opts source.Options) 
 	var ok []*builder
 	var skips []model.Skip
 	for i, b := range bs {
+		if errors.Is(errs[i], source.ErrMemoryBudget) {
+			return nil, nil, errs[i] // the budget stops the load; it names the file
+		}
 		if errs[i] != nil {
 			skips = append(skips, model.Skip{Source: paths[i], Offset: -1, Reason: errs[i].Error(), Count: 1})
 			warn(opts, "skipping %v", errs[i])
@@ -137,15 +140,15 @@ func workers(opts source.Options) int {
 }
 
 // readOne reads an export, exporting a .nsys-rep first.
-func readOne(ctx context.Context, path string) (*builder, error) {
+func readOne(ctx context.Context, path string, maxMem int64) (*builder, error) {
 	if !isRep(path) {
-		return readReport(path)
+		return readReport(path, maxMem)
 	}
 	db, err := exportRep(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	b, err := readReport(db)
+	b, err := readReport(db, maxMem)
 	if b != nil {
 		b.path = path
 	}

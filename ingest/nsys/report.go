@@ -38,11 +38,12 @@ type streamKey struct {
 }
 
 // readReport reads one .sqlite export.
-func readReport(path string) (*builder, error) {
+func readReport(path string, maxMem int64) (*builder, error) {
 	d, err := openDB(path)
 	if err != nil {
 		return nil, &source.FileError{Path: path, Offset: -1, Err: err}
 	}
+	d.maxMem = maxMem
 	defer d.close()
 	if !d.has(kernelTable) {
 		return nil, &source.FileError{Path: path, Offset: -1, Err: errNoKernels}
