@@ -135,7 +135,10 @@ func axisShare(res *result.Result, f *result.Finding, ax string, exposed, xfer i
 	late, lateWho := claimed(res, claims.late, ax, wait-slow)
 	f.CostNs = exposed - slow - late
 	_, f.Ranks = meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs[ax] })
-	f.Summary = fmt.Sprintf("exposed %s communication: %s per step not hidden under compute", axisWords(ax), dur(f.CostNs))
+	f.Summary = fmt.Sprintf("exposed %s communication: %s per step not hidden under compute", axisWords(ax), dur(exposed))
+	if f.CostNs < exposed {
+		f.Summary += fmt.Sprintf(", %s of it not waiting for a slow or late rank", dur(f.CostNs))
+	}
 	if hasSplit(res) {
 		f.Evidence = append(f.Evidence, fmt.Sprintf("of the %s exposed: %s waiting for the last member to arrive, %s transferring", dur(exposed), dur(wait), dur(xfer)))
 	}
