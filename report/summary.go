@@ -166,3 +166,14 @@ func shorten(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
+
+// KernelTypeSummary is HTA's kernel-type table over window.
+func KernelTypeSummary(rows []tables.KernelTypeRow, window string) Summary {
+	s := Summary{Title: "GPU time by kernel type, summed over ranks, over " + window + " (HTA's kernel-type breakdown)",
+		IDs: []string{"kernel_type", "sum_ns", "percentage"}, Headers: []string{"time", "share", "  kernel type"}, Rows: rows, FreeLast: true}
+	for _, r := range rows {
+		s.Raw = append(s.Raw, []string{r.Type, i64(r.Ns), f64(r.Percent)})
+		s.Text = append(s.Text, []string{units.Duration(r.Ns), strconv.FormatFloat(r.Percent, 'f', 1, 64) + " %", "  " + r.Type})
+	}
+	return s
+}

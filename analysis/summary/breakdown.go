@@ -38,3 +38,22 @@ func breakdownOf(h analysis.HTARank) RankBreakdown {
 		OverlapPct: h.OverlapPct, ExposedCommNs: h.ExposedCommNs, CommNs: h.CommNs, MemoryNs: h.MemoryNs,
 		CommPct: pct(h.CommNs), MemoryPct: pct(h.MemoryNs)}
 }
+
+// KernelTypeRow is tables.KernelTypeRow.
+type KernelTypeRow = tables.KernelTypeRow
+
+// KernelTypes is HTA's kernel-type table: over HTA's window and rounding
+// with hta (analysis.HTAKernelTypes, which matches HTA), else over w.
+func KernelTypes(t *model.Trace, w Window, hta bool) []KernelTypeRow {
+	var ks []analysis.HTAKernelType
+	if hta {
+		ks = analysis.HTAKernelTypes(t, false)
+	} else {
+		ks = analysis.KernelTypesWhere(t, func(i int) bool { return w.Holds(t, i) })
+	}
+	out := make([]KernelTypeRow, len(ks))
+	for i, k := range ks {
+		out[i] = KernelTypeRow{Type: k.Type, Ns: k.Ns, Percent: k.Percent}
+	}
+	return out
+}

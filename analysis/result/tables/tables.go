@@ -75,3 +75,12 @@ type RankBreakdown struct {
 	CommPct       float64 `json:"comm_pct"`
 	MemoryPct     float64 `json:"memory_pct"`
 }
+
+// KernelTypeRow is one row of HTA's kernel-type table: GPU time, summed
+// over ranks, during which exactly this combination of kernel types runs
+// ("COMPUTATION overlapping COMMUNICATION"), and its share in percent.
+type KernelTypeRow struct {
+	Type    string  `json:"kernel_type"`
+	Ns      int64   `json:"sum_ns"`
+	Percent float64 `json:"percentage"`
+}

@@ -25,22 +25,32 @@ non-compute names are non-compute; the rest computation.
 
 --json and --csv write the rows (ns and percentages as numbers).
 
+--kernel-types prints HTA's kernel-type table instead: the GPU time, summed
+over ranks, during which each combination of computation, communication
+and memory kernels runs ("COMPUTATION overlapping COMMUNICATION"), and its
+share; with --hta it matches HTA's get_gpu_kernel_breakdown.
+
 Examples:
   tpptrace breakdown run1/
+  tpptrace breakdown --hta --kernel-types run1/
   tpptrace breakdown --hta --csv run1/ > breakdown.csv`,
 }
 
 func init() { breakdownCmd.Run = runBreakdown }
 
 func runBreakdown(ctx context.Context, env *Env, args []string) error {
-	var hta bool
+	var hta, kinds bool
 	flags := func(fs *flag.FlagSet) {
 		fs.BoolVar(&hta, "hta", false, "use HTA's whole-trace window and rounding (HTA parity)")
+		fs.BoolVar(&kinds, "kernel-types", false, "print HTA's kernel-type table instead: GPU time by the combination of kernel types running, summed over ranks")
 	}
 	return runSummary(ctx, env, breakdownCmd, args, flags, func(in summaryInput) (rpt.Summary, error) {
 		window := windowName(in.w)
 		if hta {
 			window = "HTA's window"
+		}
+		if kinds {
+			return rpt.KernelTypeSummary(summary.KernelTypes(in.t, in.w, hta), window), nil
 		}
 		return rpt.BreakdownSummary(summary.Breakdown(in.t, in.w, hta), window), nil
 	}, nil)
