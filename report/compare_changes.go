@@ -24,12 +24,21 @@ type KernelChange struct {
 // (by short name, from the Results' kernels; the topKernels largest of
 // each list, with the lists' full lengths).
 type Changes struct {
-	Differences    []Difference   `json:"differences,omitempty"`
+	Differences []Difference `json:"differences,omitempty"`
+	// Versions says when the inputs' declared software versions differ
+	// (never a reason to refuse the comparison).
+	Versions       *VersionChange `json:"versions,omitempty"`
 	KernelsAdded   []KernelChange `json:"kernels_added,omitempty"`
 	KernelsRemoved []KernelChange `json:"kernels_removed,omitempty"`
 	KernelsGrown   []KernelChange `json:"kernels_grown,omitempty"`
 	Added          int            `json:"kernels_added_count,omitempty"`
 	Removed        int            `json:"kernels_removed_count,omitempty"`
+}
+
+// VersionChange is the inputs' versions in each run, when they differ.
+type VersionChange struct {
+	Base []string `json:"base"`
+	New  []string `json:"new"`
 }
 
 // topKernels is how many kernels each list keeps.
@@ -39,6 +48,9 @@ const topKernels = 10
 // kernel list (a Result written before they were kept).
 func changesOf(c *Comparison, base, cur *result.Result) Changes {
 	ch := Changes{Differences: c.Differences()}
+	if !slices.Equal(c.Base.Versions, c.New.Versions) && len(c.Base.Versions)+len(c.New.Versions) > 0 {
+		ch.Versions = &VersionChange{Base: c.Base.Versions, New: c.New.Versions}
+	}
 	if len(base.Kernels) == 0 || len(cur.Kernels) == 0 {
 		return ch
 	}
@@ -90,6 +102,9 @@ func (ch Changes) Lines() []string {
 	for _, d := range ch.Differences {
 		out = append(out, d.Why)
 	}
+	if v := ch.Versions; v != nil {
+		out = append(out, fmt.Sprintf("software versions differ: base %s, new %s", orNone(v.Base), orNone(v.New)))
+	}
 	list := func(title string, n int, ks []KernelChange, f func(KernelChange) string) {
 		if len(ks) == 0 {
 			return
@@ -112,7 +127,16 @@ func (ch Changes) Lines() []string {
 	return out
 }
 
-// KernelLines are the kernel lines of Lines (the differences are warnings already).
+// orNone joins versions, "none declared" for none.
+func orNone(vs []string) string {
+	if len(vs) == 0 {
+		return "none declared"
+	}
+	return strings.Join(vs, ", ")
+}
+
+// KernelLines are the version and kernel lines of Lines (the differences
+// are warnings already).
 func (ch Changes) KernelLines() []string {
-	return Changes{KernelsAdded: ch.KernelsAdded, KernelsRemoved: ch.KernelsRemoved, KernelsGrown: ch.KernelsGrown, Added: ch.Added, Removed: ch.Removed}.Lines()
+	return Changes{Versions: ch.Versions, KernelsAdded: ch.KernelsAdded, KernelsRemoved: ch.KernelsRemoved, KernelsGrown: ch.KernelsGrown, Added: ch.Added, Removed: ch.Removed}.Lines()
 }

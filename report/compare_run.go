@@ -24,6 +24,10 @@ type Run struct {
 	SourceDir    string `json:"source_dir,omitempty"` // the sources' common directory
 	StepNs       int64  `json:"step_ns"`
 	GPU          string `json:"gpu,omitempty"` // the trace's GPU model, when it names one
+	// Versions are the inputs' formats with the versions their files
+	// declare ("kineto 1", "nsys 2025.1.1"), sorted: the software the
+	// traces were taken with, as far as they say.
+	Versions []string `json:"versions,omitempty"`
 	// MissingRanks and DeclaredWorldSize are the Result's: ranks the run's
 	// inputs declare but hold no trace of. Such a run is not comparable.
 	MissingRanks      []int `json:"missing_ranks,omitempty"`
@@ -33,7 +37,7 @@ type Run struct {
 // RunOf is the identity of r, read from input.
 func RunOf(input string, r *result.Result) Run {
 	return Run{Input: input, Tool: r.Tool, Layout: layoutOf(r.Layout), Schedule: r.Schedule, Microbatches: r.Microbatches,
-		WorldSize: r.WorldSize, Steps: stepsOf(r.Iterations), Sources: len(r.Sources), SourceDir: commonDir(r.Sources), StepNs: r.StepNs,
+		WorldSize: r.WorldSize, Steps: stepsOf(r.Iterations), Sources: len(r.Sources), SourceDir: commonDir(r.Sources), StepNs: r.StepNs, Versions: versionsOf(r.Sources),
 		MissingRanks: r.MissingRanks, DeclaredWorldSize: r.DeclaredWorldSize, GPU: r.GPUName}
 }
 
@@ -225,4 +229,23 @@ func (c *Comparison) Comparable(allowed ...string) error {
 		return nil
 	}
 	return fmt.Errorf("%w: %s", ErrNotComparable, strings.Join(why, "; "))
+}
+
+// versionsOf lists each format of the sources with the versions its files
+// declare ("nsys 2025.1.1"), one entry per format and version.
+func versionsOf(srcs []result.Source) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range srcs {
+		if s.Version == "" {
+			continue
+		}
+		v := units.Safe(s.Format + " " + s.Version)
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
