@@ -74,7 +74,21 @@ func BreakdownWhere(t *model.Trace, accept func(i int) bool) []HTARank {
 // HTA does: communication by name, computation what is neither
 // communication nor HTA's non-compute names; memory by kind.
 func rankBreakdown(t *model.Trace, r int32, lo, hi int, accept func(int) bool, round bool) HTARank {
-	var all, comp, comm, mem []measure.Interval
+	c := htaClassify(t, lo, hi, accept, round)
+	h := htaFigures(r, measure.Normalize(c.all), measure.Normalize(c.comp), measure.Normalize(c.comm))
+	h.MemoryNs = measure.Normalize(c.memKind).Len()
+	return h
+}
+
+// htaClasses are one rank's accepted GPU intervals by HTA's classes:
+// communication and computation by name, memory by name (HTA's kernel
+// types) and by kind (memcpy, memset).
+type htaClasses struct {
+	all, comp, comm, memName, memKind []measure.Interval
+}
+
+func htaClassify(t *model.Trace, lo, hi int, accept func(int) bool, round bool) htaClasses {
+	var c htaClasses
 	for i := lo; i < hi; i++ {
 		k := t.Events.Kind[i]
 		if !k.OnGPU() || k == model.KindGPUAnnotation || !accept(i) {
@@ -84,20 +98,20 @@ func rankBreakdown(t *model.Trace, r int32, lo, hi int, accept func(int) bool, r
 		if round {
 			iv = htaRound(iv)
 		}
-		all = append(all, iv)
+		c.all = append(c.all, iv)
 		if k == model.KindMemcpy || k == model.KindMemset {
-			mem = append(mem, iv)
+			c.memKind = append(c.memKind, iv)
 		}
 		switch name := t.Name(i); {
 		case htaComm.MatchString(name):
-			comm = append(comm, iv)
+			c.comm = append(c.comm, iv)
+		case htaMemory.MatchString(name):
+			c.memName = append(c.memName, iv)
 		case !htaNotComp.MatchString(name):
-			comp = append(comp, iv)
+			c.comp = append(c.comp, iv)
 		}
 	}
-	h := htaFigures(r, measure.Normalize(all), measure.Normalize(comp), measure.Normalize(comm))
-	h.MemoryNs = measure.Normalize(mem).Len()
-	return h
+	return c
 }
 
 func htaFigures(r int32, all, comp, comm measure.Set) HTARank {

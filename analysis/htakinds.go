@@ -63,30 +63,8 @@ func kernelTypes(t *model.Trace, pick func(lo, hi int) (func(int) bool, bool)) [
 
 // htaTypeSets is each kernel type's union over rank rows lo..hi.
 func htaTypeSets(t *model.Trace, lo, hi int, accept func(int) bool, round bool) []measure.Set {
-	ivs := make([][]measure.Interval, len(htaKinds))
-	for i := lo; i < hi; i++ {
-		k := t.Events.Kind[i]
-		if !k.OnGPU() || k == model.KindGPUAnnotation || !accept(i) {
-			continue
-		}
-		iv := measure.Interval{Start: t.Events.Start[i], End: t.Events.Start[i] + t.Events.Dur[i]}
-		if round {
-			iv = htaRound(iv)
-		}
-		switch name := t.Name(i); {
-		case htaComm.MatchString(name):
-			ivs[1] = append(ivs[1], iv)
-		case htaMemory.MatchString(name):
-			ivs[2] = append(ivs[2], iv)
-		case !htaNotComp.MatchString(name):
-			ivs[0] = append(ivs[0], iv)
-		}
-	}
-	sets := make([]measure.Set, len(ivs))
-	for k := range ivs {
-		sets[k] = measure.Normalize(ivs[k])
-	}
-	return sets
+	c := htaClassify(t, lo, hi, accept, round)
+	return []measure.Set{measure.Normalize(c.comp), measure.Normalize(c.comm), measure.Normalize(c.memName)}
 }
 
 // sweepMasks measures, for every combination of the sets (bit k: set k),

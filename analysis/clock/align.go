@@ -3,9 +3,9 @@ package clock
 import (
 	"cmp"
 	"fmt"
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
@@ -71,22 +71,11 @@ func unalignedWarning(ranks []int32, ref int32) string {
 
 // Ranges writes sorted ranks with runs collapsed: "16–63, 70".
 func Ranges(rs []int32) string {
-	var b strings.Builder
-	for i := 0; i < len(rs); {
-		j := i
-		for j+1 < len(rs) && rs[j+1] == rs[j]+1 {
-			j++
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprint(&b, rs[i])
-		if j > i {
-			fmt.Fprintf(&b, "–%d", rs[j])
-		}
-		i = j + 1
+	ints := make([]int, len(rs))
+	for i, r := range rs {
+		ints[i] = int(r)
 	}
-	return b.String()
+	return result.RankSpans(ints)
 }
 
 // pairEdges collects, per (lowest member, other member), the end differences
