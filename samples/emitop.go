@@ -108,7 +108,9 @@ func (e *emitter) collective(o *op) int32 {
 }
 
 // gpuOnly emits op i as a capture without CPU activities records it: the
-// kernel alone, with the metadata Kineto still attaches (docs/generator.md).
+// kernel alone. Kineto copies a collective's metadata onto its kernel from
+// the CPU op that launched it, so without CPU activities a collective is
+// known by its kernel's name and stream only (docs/generator.md).
 func (e *emitter) gpuOnly(x *rankCtx, o *op, i int) {
 	if o.class == classSync || e.s.ranks[x.r].start[i] >= x.cut {
 		return
@@ -118,7 +120,11 @@ func (e *emitter) gpuOnly(x *rankCtx, o *op, i int) {
 		e.kernel(x, o, i, model.KindCompute, -1)
 		return
 	}
-	e.kernel(x, o, i, model.KindComm, e.collective(o))
+	op := o.coll
+	if op.PointToPoint() {
+		op = model.OpSendRecv
+	}
+	e.kernel(x, o, i, model.KindComm, e.t.Colls.Append(model.NewCollective(op)))
 }
 
 // thread is the CPU thread that launches o: the autograd engine's for

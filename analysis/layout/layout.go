@@ -52,6 +52,7 @@ func Infer(t *model.Trace, f Flags) (Layout, error) {
 	}
 	world := worldSize(t)
 	warnings := inferWorld(t, f)
+	attributeByStream(t)
 	labelByDescription(t)
 	linkPeers(t)
 	labelByMembers(t)

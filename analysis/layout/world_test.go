@@ -63,6 +63,11 @@ func TestInferWorldOnSameSequences(t *testing.T) {
 	}
 }
 
+// TestInferWorldLeavesTracesWithCommunicators: a trace that declares its
+// process groups gets no inferred world; its collectives without metadata
+// go to the declared group whose members end them together (by stream,
+// attributeByStream), its send/recv kernels stay unattributed, and nothing
+// is renumbered or turned into all-to-all.
 func TestInferWorldLeavesTracesWithCommunicators(t *testing.T) {
 	tr := dlrmLike(2)
 	tr.AddComm(model.Communicator{ID: "0", Members: []int32{0, 1}})
@@ -70,9 +75,16 @@ func TestInferWorldLeavesTracesWithCommunicators(t *testing.T) {
 		t.Fatal(err)
 	}
 	for c := range tr.Colls.Comm {
-		if tr.Colls.Comm[c] != -1 || tr.Colls.Seq[c] != -1 || tr.Colls.Op[c] == model.OpAllToAll {
-			t.Fatalf("row %d changed: comm %d seq %d op %v", c, tr.Colls.Comm[c], tr.Colls.Seq[c], tr.Colls.Op[c])
+		want := int32(-1)
+		if tr.Colls.Op[c] == model.OpAllReduce {
+			want = 0
 		}
+		if tr.Colls.Comm[c] != want || tr.Colls.Seq[c] != -1 || tr.Colls.Op[c] == model.OpAllToAll {
+			t.Fatalf("row %d: comm %d seq %d op %v, want comm %d, no seq, the op kept", c, tr.Colls.Comm[c], tr.Colls.Seq[c], tr.Colls.Op[c], want)
+		}
+	}
+	if len(tr.Comms) != 1 {
+		t.Errorf("%d communicators, want only the declared one", len(tr.Comms))
 	}
 }
 
