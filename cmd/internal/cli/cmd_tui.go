@@ -44,8 +44,10 @@ func runTUI(ctx context.Context, env *Env, args []string) error {
 		r, _, err := in.load(ctx, quiet, fs.Args())
 		return r, rec.set(err)
 	}); err != nil {
+		quiet.finish()
 		return err
 	}
+	quiet.finish()
 	return rec.get()
 }
 
