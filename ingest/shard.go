@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -92,6 +93,9 @@ func warnOthers(opts source.Options, groups map[string][]string) {
 // writeShard writes the dataset, then shard.json through a rename: a shard
 // counts once both are complete.
 func writeShard(dir string, t *model.Trace, meta shardMeta, m dataset.Manifest) error {
+	if err := os.Remove(filepath.Join(dir, ShardFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("replacing shard %s: %w", dir, err) // a retry: the old shard no longer counts
+	}
 	if err := dataset.Write(dir, t, m); err != nil {
 		return err
 	}
