@@ -58,9 +58,9 @@ func init() { ingestCmd.Run = runIngest }
 
 type ingestFlags struct {
 	out, rankMap, stepRegex, shard string
-	workers                 int
-	json                    bool
-	mem                     memFlag
+	workers                        int
+	json                           bool
+	mem                            memFlag
 }
 
 func runIngest(ctx context.Context, env *Env, args []string) error {
