@@ -29,9 +29,10 @@ type commFields struct {
 
 // clear empties x for the next event, keeping the text buffers.
 func (x *commFields) clear() {
-	*x = commFields{CollName: x.CollName.cleared(), DType: x.DType.cleared(), PGName: x.PGName.cleared(),
-		PGDesc: x.PGDesc.cleared(), PGRanks: x.PGRanks.cleared(), PGID: x.PGID.cleared(),
-		InDims: x.InDims.cleared(), InType: x.InType.cleared()}
+	x.CollName.b, x.DType.b, x.PGName.b, x.PGDesc.b = x.CollName.b[:0], x.DType.b[:0], x.PGName.b[:0], x.PGDesc.b[:0]
+	x.PGRanks.b, x.PGID.b, x.InDims.b, x.InType.b = x.PGRanks.b[:0], x.PGID.b[:0], x.InDims.b[:0], x.InType.b[:0]
+	x.InNelems, x.OutNelems, x.GroupSize = flexInt{}, flexInt{}, flexInt{}
+	x.Seq, x.Src, x.Dst = flexInt{}, flexInt{}, flexInt{}
 }
 
 // info turns the args into a commInfo; rank lists are parsed once per
@@ -83,8 +84,6 @@ func (v *textVal) UnmarshalJSON(b []byte) error {
 	}
 	return nil
 }
-
-func (v textVal) cleared() textVal { return textVal{b: v.b[:0]} }
 
 func (v textVal) String() string { return string(v.b) }
 

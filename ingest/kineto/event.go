@@ -38,11 +38,14 @@ type rawArgs struct {
 
 // reset clears e for the next decode, keeping the number buffers.
 func (e *rawEvent) reset() {
-	ts, dur := e.Ts.b[:0], e.Dur.b[:0]
-	cf := e.Args.commFields
-	cf.clear()
-	*e = rawEvent{Ts: numText{b: ts}, Dur: numText{b: dur}}
-	e.Args = rawArgs{ExtID: -1, Corr: -1, Stream: -1, Device: -1, DevID: -1, Allocated: -1, Reserved: -1, commFields: cf}
+	e.Ph, e.Cat, e.Name = "", "", ""
+	e.Pid, e.Tid = idVal{}, idVal{}
+	e.Ts, e.Dur = numText{b: e.Ts.b[:0]}, numText{b: e.Dur.b[:0]}
+	a := &e.Args
+	a.ExtID, a.Corr, a.Stream, a.Device = -1, -1, -1, -1
+	a.DevID, a.Allocated, a.Reserved = -1, -1, -1
+	a.Name, a.Labels = "", ""
+	a.commFields.clear()
 }
 
 // numText keeps the text of a JSON number (or of a string holding one).
