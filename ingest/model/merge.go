@@ -26,7 +26,21 @@ func (e *DuplicateRankError) Error() string {
 // of a Fallback part are kept only for ranks no other part has events of
 // (the first Fallback part holding a rank wins); the rest of a Fallback
 // part is merged as usual.
+//
+// A merge whose only part with more than skip records is itself Merge's
+// output, unchanged in size since (normal), returns that part with the
+// other parts' skip records appended, without copying: merging it again
+// would give the same trace.
 func Merge(parts ...*Trace) (*Trace, error) {
+	if p := soleNormalPart(parts); p != nil {
+		for _, q := range parts {
+			if q != p {
+				p.Skipped = append(p.Skipped, q.Skipped...)
+			}
+		}
+		p.merged = markOf(p)
+		return p, nil
+	}
 	out := &Trace{}
 	owner := map[int32]string{}
 	for _, p := range parts {
@@ -50,6 +64,7 @@ func Merge(parts ...*Trace) (*Trace, error) {
 	}
 	out.Events.sortRuns(append(runs, out.Events.Len()))
 	out.Counters.Sort()
+	out.merged = markOf(out)
 	return out, nil
 }
 

@@ -56,3 +56,43 @@ func cloneEvents(ev *Events) *Events {
 	}
 	return out
 }
+
+// TestMergeNormalPart checks that merging a Merge output again with skip
+// records returns what the full merge gives, and that a grown part is
+// merged in full.
+func TestMergeNormalPart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var parts []*Trace
+	for r := range 4 {
+		p := &Trace{}
+		p.AddRank(Rank{Rank: int32(r), LocalGPU: -1, Coord: UnknownCoord})
+		ev := randomPart(rng, int32(r), false, false)
+		for i := 0; i < ev.Len(); i++ {
+			e := ev.At(i)
+			e.Name = p.Names.Intern(string(rune('a' + e.Name%7)))
+			p.AddEvent(e)
+		}
+		parts = append(parts, p)
+	}
+	m, err := Merge(parts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := *m
+	plain.merged = mergeMark{}
+	skips := &Trace{Skipped: []Skip{{Source: "x", Offset: -1, Reason: "r", Count: 1}}}
+	want, _ := Merge(&plain, skips)
+	got, _ := Merge(m, skips)
+	if got != m || want == &plain {
+		t.Fatal("the normal part was copied, or the plain one was not")
+	}
+	if !slices.Equal(got.Events.Start, want.Events.Start) || !slices.Equal(got.Events.Name, want.Events.Name) ||
+		!slices.Equal(got.Names.All(), want.Names.All()) || len(got.Skipped) != len(want.Skipped) {
+		t.Fatal("the fast merge differs from the full merge")
+	}
+	m.AddEvent(NewEvent(0, KindCompute, 0, -5, 1)) // grown, out of order: merged in full, sorted
+	again, _ := Merge(m)
+	if again == m || again.Events.Start[0] != -5 {
+		t.Fatal("a grown part was taken as normal")
+	}
+}
