@@ -14,17 +14,18 @@ func measureStep(r *run) error {
 	r.tm = measure.Collectives(r.t, r.inst, r.off.Of)
 	waits := measure.EventWaits(r.t.Events.Len(), &r.tm)
 	for _, rk := range r.t.Ranks {
-		ws, ok := r.steps.ByRank[rk.Rank]
-		if !ok {
-			continue
+		if _, ok := r.steps.ByRank[rk.Rank]; ok {
+			r.ranks = append(r.ranks, rankRun{rank: rk.Rank, stage: max(int(rk.Coord.PP), 0)})
 		}
-		rr := rankRun{rank: rk.Rank, stage: max(int(rk.Coord.PP), 0), act: measure.RankActivity(r.t, rk.Rank)}
+	}
+	parallel(len(r.ranks), func(i int) {
+		rr := &r.ranks[i]
+		rr.act = measure.RankActivity(r.t, rr.rank)
 		rr.act.SplitWaits(r.t, waits)
-		for _, w := range ws {
+		for _, w := range r.steps.ByRank[rr.rank] {
 			rr.figs = append(rr.figs, rr.act.Measure(measure.Interval{Start: w.Start, End: w.End}))
 		}
-		r.ranks = append(r.ranks, rr)
-	}
+	})
 	r.res.Ranks = make([]result.RankStats, len(r.ranks))
 	for i := range r.ranks {
 		r.res.Ranks[i] = r.rankStats(&r.ranks[i])

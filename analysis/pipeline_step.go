@@ -16,8 +16,10 @@ func pipelineStep(r *run) error {
 	if p > 1 {
 		peers = pipeline.MatchPeers(r.t, p, r.stageOf, r.off.Of)
 	}
-	for i := range r.ranks {
-		votes = append(votes, r.rankPipeline(&r.ranks[i], &r.res.Ranks[i], p, peers)...)
+	perRank := make([][]pipeline.Schedule, len(r.ranks))
+	parallel(len(r.ranks), func(i int) { perRank[i] = r.rankPipeline(&r.ranks[i], &r.res.Ranks[i], p, peers) })
+	for _, v := range perRank {
+		votes = append(votes, v...)
 	}
 	sched := pipeline.Schedule{Name: pipeline.NoPipeline}
 	if p > 1 {

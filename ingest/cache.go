@@ -30,38 +30,61 @@ const CacheDirName = ".tpptrace-cache"
 // result, and is reused while they are unchanged. Inputs that are all
 // datasets are read directly. Failing to write the cache is only a warning.
 func LoadCached(ctx context.Context, paths []string, opts source.Options, cacheDir string) (*model.Trace, error) {
+	t, wait, err := LoadCachedAsync(ctx, paths, opts, cacheDir)
+	wait()
+	return t, err
+}
+
+// LoadCachedAsync is LoadCached that writes a new cache entry in the
+// background, from a snapshot of the trace, so that the caller may analyse
+// (and change) the trace meanwhile; wait returns once the entry is written
+// (a failure is a warning on opts.Warn). wait is never nil.
+func LoadCachedAsync(ctx context.Context, paths []string, opts source.Options, cacheDir string) (t *model.Trace, wait func(), err error) {
+	wait = func() {}
 	in, err := expand(paths)
 	if err != nil {
-		return nil, err
+		return nil, wait, err
 	}
 	if len(in.files) == 0 {
-		return Load(ctx, paths, opts)
+		t, err = Load(ctx, paths, opts)
+		return t, wait, err
 	}
 	key, err := cacheKey(in.files, opts)
 	if err != nil {
-		return Load(ctx, paths, opts)
+		t, err = Load(ctx, paths, opts)
+		return t, wait, err
 	}
 	root := cacheRoot(paths[0], cacheDir)
 	if root == "" {
 		warn(opts, "no writable place for the dataset cache (set "+CacheEnv+" or HOME): not caching")
-		return Load(ctx, paths, opts)
+		t, err = Load(ctx, paths, opts)
+		return t, wait, err
 	}
 	entry := filepath.Join(root, key)
 	if t, ok := readCache(entry, in.files, opts); ok {
 		warnSkippedFiles(t, paths, opts)
-		return t, nil
+		return t, wait, nil
 	}
-	t, err := Load(ctx, paths, opts)
+	t, err = Load(ctx, paths, opts)
 	if err != nil {
 		if cacheDir == "" {
 			os.Remove(root) // only when still empty: nothing is left behind a failed load
 		}
-		return nil, err
+		return nil, wait, err
 	}
-	if err := writeCache(root, entry, t, cacheDir == ""); err != nil {
-		warn(opts, fmt.Sprintf("not caching the dataset: %v", err))
-	}
-	return t, nil
+	return t, writeBehind(root, entry, snapshot(t), cacheDir == "", opts), nil
+}
+
+// writeBehind writes the cache entry in a goroutine and returns the wait.
+func writeBehind(root, entry string, t *model.Trace, prune bool, opts source.Options) func() {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := writeCache(root, entry, t, prune); err != nil {
+			warn(opts, fmt.Sprintf("not caching the dataset: %v", err))
+		}
+	}()
+	return func() { <-done }
 }
 
 // cacheKey hashes the inputs' absolute paths, sizes and mtimes, and the

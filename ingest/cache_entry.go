@@ -67,7 +67,7 @@ func writeEntry(root, entry string, t *model.Trace) error {
 		return err
 	}
 	defer os.RemoveAll(tmp) // gone after the rename; cleans up after a failure
-	if err := dataset.Write(tmp, absolute(t), dataset.Manifest{Tool: "tpptrace (cache)"}); err != nil {
+	if err := dataset.Write(tmp, absolute(t), dataset.Manifest{Tool: "tpptrace (cache)", Fast: true}); err != nil {
 		return err
 	}
 	if err := syncTree(tmp); err != nil {

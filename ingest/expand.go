@@ -17,11 +17,13 @@ import (
 type inputs struct {
 	files    []string     // regular files, in a stable order
 	datasets []string     // dataset directories
+	sharded  []string     // directories of shard datasets (IsSharded)
 	skipped  []model.Skip // what the walk passed over
 }
 
 // expand turns paths into files and datasets. A directory holding
-// manifest.json is a dataset; other directories are walked recursively,
+// manifest.json is a dataset, one holding shard=KKKKK/shard.json a sharded
+// dataset; other directories are walked recursively,
 // skipping hidden entries and caches (.tpptrace-cache, x.json.tpptrace-cache) and datasets nested
 // inside (recorded). A path that does not exist is an error.
 func expand(paths []string) (inputs, error) {
@@ -33,6 +35,8 @@ func expand(paths []string) (inputs, error) {
 			return in, inputError(p, err)
 		case st.IsDir() && dataset.IsDataset(p):
 			in.datasets = append(in.datasets, p)
+		case st.IsDir() && IsSharded(p):
+			in.sharded = append(in.sharded, p)
 		case st.IsDir():
 			if err := in.walk(p); err != nil {
 				return in, err

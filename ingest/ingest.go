@@ -25,6 +25,14 @@ func Load(ctx context.Context, paths []string, opts source.Options) (*model.Trac
 	}
 	parts, errs := readDatasets(in.datasets)
 	groups, skipped := sniffAll(in.files, Formats())
+	for _, d := range in.sharded {
+		t, trailing, err := readSharded(d)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, t)
+		skipped.Skipped = append(trailing, skipped.Skipped...)
+	}
 	warnSkips(opts, paths, skipped.Skipped, in.skipped)
 	for _, f := range Formats() {
 		if len(groups[f.Name]) == 0 {

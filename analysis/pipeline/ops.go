@@ -135,16 +135,28 @@ func annotationOps(t *model.Trace, r int32) (ops []Op, conv string) {
 	return cpuToGPU(t, r, ops), conv
 }
 
+// parsedName is parseAny's answer for one name.
+type parsedName struct {
+	a  annotation
+	ok bool
+}
+
 func collectAnnotations(t *model.Trace, r int32, kind model.Kind) ([]Op, string) {
 	lo, hi := t.Events.RankRange(r)
 	var ops []Op
 	var stages []int32
 	conv := ""
+	parsed := map[int32]parsedName{} // annotation names recur every step: match each once
 	for i := lo; i < hi; i++ {
 		if t.Events.Kind[i] != kind {
 			continue
 		}
-		a, ok := parseAny(t.Name(i))
+		p, seen := parsed[t.Events.Name[i]]
+		if !seen {
+			p.a, p.ok = parseAny(t.Name(i))
+			parsed[t.Events.Name[i]] = p
+		}
+		a, ok := p.a, p.ok
 		if !ok || conv != "" && a.conv != conv {
 			continue
 		}

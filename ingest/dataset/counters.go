@@ -33,7 +33,7 @@ func counterRows(t *model.Trace) []counterRow {
 }
 
 // writeCounters writes counters.parquet when t has counters.
-func writeCounters(dir string, t *model.Trace, tool string) error {
+func writeCounters(dir string, t *model.Trace, tool writer) error {
 	if t.Counters.Len() == 0 {
 		return nil
 	}

@@ -342,7 +342,7 @@ func TestEmptyAndEventlessRanks(t *testing.T) {
 // key-value metadata.
 func newerFile(t *testing.T, path string) {
 	t.Helper()
-	opts := writeOptions("test", ranksFile)
+	opts := writeOptions(writer{tool: "test"}, ranksFile)
 	if err := writeFile(path, []rankRow{{Rank: 0}}, opts, parquet.KeyValueMetadata(metaSchemaVersion, "2")); err != nil {
 		t.Fatal(err)
 	}

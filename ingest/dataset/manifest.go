@@ -45,6 +45,10 @@ type Manifest struct {
 	// Absent): small, so kept here rather than in a table.
 	World  []model.WorldDecl
 	Absent []model.AbsentMembers
+
+	// Fast writes with zstd's fastest level (a cache entry: written often,
+	// read soon); it is not stored.
+	Fast bool
 }
 
 type sourceJSON struct {

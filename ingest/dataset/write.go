@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
@@ -45,13 +46,14 @@ func Write(dir string, t *model.Trace, m Manifest) error {
 		return err
 	}
 	m = fillManifest(t, m)
-	if err := writeTables(dir, t, m.Tool); err != nil {
+	w := writer{m.Tool, m.Fast}
+	if err := writeTables(dir, t, w); err != nil {
 		return err
 	}
-	if err := writeCounters(dir, t, m.Tool); err != nil {
+	if err := writeCounters(dir, t, w); err != nil {
 		return err
 	}
-	ranks, counts, err := writeEvents(dir, t, m.Tool)
+	ranks, counts, err := writeEvents(dir, t, w)
 	if err != nil {
 		return err
 	}
@@ -135,11 +137,25 @@ func clearDataset(dir string) error {
 	return nil
 }
 
+// writer is who writes the files, and whether for speed (Manifest.Fast).
+type writer struct {
+	tool string
+	fast bool
+}
+
+// fastZstd is the cheapest zstd level, for datasets written for speed.
+var fastZstd = zstd.Codec{Level: zstd.SpeedFastest}
+
 // writeOptions are the writer options of every file of the dataset.
-func writeOptions(tool, table string) []parquet.WriterOption {
+func writeOptions(w writer, table string) []parquet.WriterOption {
+	tool := w.tool
 	app, version, _ := strings.Cut(tool, " ")
+	codec := &parquet.Zstd
+	if w.fast {
+		codec = &fastZstd
+	}
 	return []parquet.WriterOption{
-		parquet.Compression(&parquet.Zstd),
+		parquet.Compression(codec),
 		parquet.MaxRowsPerRowGroup(rowGroupRows),
 		parquet.CreatedBy(app, version, ""),
 		parquet.KeyValueMetadata(metaSchemaVersion, strconv.Itoa(SchemaVersion)),

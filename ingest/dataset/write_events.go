@@ -30,7 +30,7 @@ type rankSpan struct {
 
 // writeEvents writes one events file per rank (every rank of the rank table
 // and every rank that has events) and returns the ranks and their counts.
-func writeEvents(dir string, t *model.Trace, tool string) ([]int32, []int64, error) {
+func writeEvents(dir string, t *model.Trace, tool writer) ([]int32, []int64, error) {
 	if err := os.MkdirAll(filepath.Join(dir, eventsDir), 0o755); err != nil {
 		return nil, nil, fmt.Errorf("writing dataset events: %w", err)
 	}
@@ -91,7 +91,7 @@ func rankSpans(t *model.Trace, perm []int32) []rankSpan {
 	return spans
 }
 
-func writeRankEvents(path string, t *model.Trace, perm []int32, s rankSpan, tool string) error {
+func writeRankEvents(path string, t *model.Trace, perm []int32, s rankSpan, tool writer) error {
 	opts := append(writeOptions(tool, "events"), parquet.SortingWriterConfig(
 		parquet.SortingColumns(parquet.Ascending("rank"), parquet.Ascending("start_ns"))))
 	return writeParquet(path, opts, func(w *parquet.GenericWriter[eventRow]) error {

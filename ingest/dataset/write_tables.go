@@ -10,7 +10,7 @@ import (
 )
 
 // writeTables writes every file but the event files.
-func writeTables(dir string, t *model.Trace, tool string) error {
+func writeTables(dir string, t *model.Trace, tool writer) error {
 	tables := []struct {
 		name  string
 		write func(path string, opts []parquet.WriterOption) error

@@ -55,6 +55,21 @@ func skipOf(path string, err error) model.Skip {
 // one ID per list ("3@0,1" and "3@2,3"). A file that does not state the
 // list joins the one list that holds its rank, if there is exactly one.
 func renameComms(results []fileResult) {
+	variants := commVariants(results)
+	for _, r := range results {
+		if r.tr == nil {
+			continue
+		}
+		for i := range r.tr.Comms {
+			c := &r.tr.Comms[i]
+			c.ID = commID(variants, c.Name, r.lists[c.Name], c.Members)
+		}
+	}
+}
+
+// commVariants lists, per process group name, the distinct rank lists the
+// files state, in file order.
+func commVariants(results []fileResult) map[string][]string {
 	variants := map[string][]string{}
 	for _, r := range results {
 		for name, ranks := range r.lists {
@@ -64,17 +79,16 @@ func renameComms(results []fileResult) {
 			}
 		}
 	}
-	for _, r := range results {
-		if r.tr == nil {
-			continue
-		}
-		for i := range r.tr.Comms {
-			c := &r.tr.Comms[i]
-			if vs := variants[c.Name]; len(vs) > 1 {
-				c.ID = c.Name + "@" + pickVariant(vs, r.lists[c.Name], c.Members)
-			}
-		}
+	return variants
+}
+
+// commID is the ID of a file's process group: its name, or with the rank
+// list it belongs to when the files disagree on the name's list.
+func commID(variants map[string][]string, name string, stated, members []int32) string {
+	if vs := variants[name]; len(vs) > 1 {
+		return name + "@" + pickVariant(vs, stated, members)
 	}
+	return name
 }
 
 func ranksKey(ranks []int32) string {

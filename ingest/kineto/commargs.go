@@ -6,42 +6,86 @@ import (
 	"strings"
 )
 
-// commArgs are the collective args of a kernel, record_param_comms op or
-// nccl:* annotation, decoded only for those events.
-type commArgs struct {
-	Args struct {
-		CollName  flexStr `json:"Collective name"`
-		InNelems  flexInt `json:"In msg nelems"`
-		OutNelems flexInt `json:"Out msg nelems"`
-		GroupSize flexInt `json:"Group size"`
-		DType     flexStr `json:"dtype"`
-		PGName    flexStr `json:"Process Group Name"`
-		PGDesc    flexStr `json:"Process Group Description"`
-		PGRanks   flexStr `json:"Process Group Ranks"`
-		PGID      flexStr `json:"Process Group ID"`
-		Seq       flexInt `json:"Seq"`
-		Src       flexInt `json:"Src Rank"`
-		Dst       flexInt `json:"Dst Rank"`
-		InDims    flexStr `json:"Input Dims"`
-		InType    flexStr `json:"Input type"`
-	} `json:"args"`
+// commFields are the collective args of a kernel, record_param_comms op or
+// nccl:* annotation. They are part of rawArgs, so an event is decoded once;
+// the text fields keep their buffers from event to event and become strings
+// only for the events that describe a collective.
+type commFields struct {
+	CollName  textVal `json:"Collective name"`
+	InNelems  flexInt `json:"In msg nelems"`
+	OutNelems flexInt `json:"Out msg nelems"`
+	GroupSize flexInt `json:"Group size"`
+	DType     textVal `json:"dtype"`
+	PGName    textVal `json:"Process Group Name"`
+	PGDesc    textVal `json:"Process Group Description"`
+	PGRanks   textVal `json:"Process Group Ranks"`
+	PGID      textVal `json:"Process Group ID"`
+	Seq       flexInt `json:"Seq"`
+	Src       flexInt `json:"Src Rank"`
+	Dst       flexInt `json:"Dst Rank"`
+	InDims    textVal `json:"Input Dims"`
+	InType    textVal `json:"Input type"`
 }
 
-// info turns the args into a commInfo.
-func (a *commArgs) info() commInfo {
-	x, c := &a.Args, newCommInfo()
-	c.op = collectiveOp(x.CollName.S)
+// clear empties x for the next event, keeping the text buffers.
+func (x *commFields) clear() {
+	x.CollName.b, x.DType.b, x.PGName.b, x.PGDesc.b = x.CollName.b[:0], x.DType.b[:0], x.PGName.b[:0], x.PGDesc.b[:0]
+	x.PGRanks.b, x.PGID.b, x.InDims.b, x.InType.b = x.PGRanks.b[:0], x.PGID.b[:0], x.InDims.b[:0], x.InType.b[:0]
+	x.InNelems, x.OutNelems, x.GroupSize = flexInt{}, flexInt{}, flexInt{}
+	x.Seq, x.Src, x.Dst = flexInt{}, flexInt{}, flexInt{}
+}
+
+// info turns the args into a commInfo; rank lists are parsed once per
+// distinct text (lists).
+func (x *commFields) info(lists rankLists) commInfo {
+	c := newCommInfo()
+	c.op = collectiveOp(x.CollName.String())
 	c.nelems = x.InNelems.or(x.OutNelems.or(-1))
 	c.groupSize, c.seq = x.GroupSize.or(-1), x.Seq.or(-1)
 	c.peer = x.Dst.or(x.Src.or(-1))
-	c.dtype = strings.Trim(x.DType.S, "\"")
-	c.pgName, c.pgDesc = cmpOr(x.PGName.S, x.PGID.S), x.PGDesc.S
-	c.ranks = parseRanks(x.PGRanks.S)
-	if c.nelems < 0 && x.InDims.S != "" {
-		c.nelems, c.dtype = firstTensor(x.InDims.S, x.InType.S)
+	c.dtype = strings.Trim(x.DType.String(), "\"")
+	c.pgName, c.pgDesc = cmpOr(x.PGName.String(), x.PGID.String()), x.PGDesc.String()
+	c.ranks = lists.parse(x.PGRanks.b)
+	if c.nelems < 0 && len(x.InDims.b) > 0 {
+		c.nelems, c.dtype = firstTensor(x.InDims.String(), x.InType.String())
 	}
 	return c
 }
+
+// rankLists interns parsed process-group rank lists by their text: every
+// collective of a group states the same list.
+type rankLists map[string][]int32
+
+func (l rankLists) parse(text []byte) []int32 {
+	if r, ok := l[string(text)]; ok {
+		return r
+	}
+	r := parseRanks(string(text))
+	if len(l) < 4096 { // a file naming more distinct lists is not worth remembering
+		l[string(text)] = r
+	}
+	return r
+}
+
+// textVal is any JSON value kept as text, as flexStr, in a buffer reused
+// from event to event.
+type textVal struct{ b []byte }
+
+func (v *textVal) UnmarshalJSON(b []byte) error {
+	switch {
+	case len(b) > 0 && b[0] == '"' && bytes.IndexByte(b, '\\') < 0:
+		v.b = append(v.b[:0], b[1:len(b)-1]...)
+	case len(b) > 0 && b[0] == '"':
+		var s flexStr
+		_ = s.UnmarshalJSON(b)
+		v.b = append(v.b[:0], s.S...)
+	case !bytes.Equal(b, []byte("null")):
+		v.b = append(v.b[:0], b...)
+	}
+	return nil
+}
+
+func (v textVal) String() string { return string(v.b) }
 
 // firstTensor reads the element count and type of the first input of an op
 // from "Input Dims" ([[394241]]) and "Input type" (["float"]): old traces

@@ -6,8 +6,8 @@ import (
 )
 
 // rawEvent is the part of one traceEvents element that the reader uses.
-// Collective arguments are decoded separately (commArgs), only for the few
-// events that carry them.
+// Collective arguments are decoded with the rest (commFields) and read
+// only for the events that describe a collective.
 type rawEvent struct {
 	Ph   string  `json:"ph"`
 	Cat  string  `json:"cat"`
@@ -32,13 +32,20 @@ type rawArgs struct {
 	DevID     int64 `json:"Device Id"`       // -1 for host memory
 	Allocated int64 `json:"Total Allocated"` // allocator level after the event, bytes
 	Reserved  int64 `json:"Total Reserved"`  // bytes reserved from the driver
+
+	commFields
 }
 
 // reset clears e for the next decode, keeping the number buffers.
 func (e *rawEvent) reset() {
-	ts, dur := e.Ts.b[:0], e.Dur.b[:0]
-	*e = rawEvent{Ts: numText{b: ts}, Dur: numText{b: dur}}
-	e.Args = rawArgs{ExtID: -1, Corr: -1, Stream: -1, Device: -1, DevID: -1, Allocated: -1, Reserved: -1}
+	e.Ph, e.Cat, e.Name = "", "", ""
+	e.Pid, e.Tid = idVal{}, idVal{}
+	e.Ts, e.Dur = numText{b: e.Ts.b[:0]}, numText{b: e.Dur.b[:0]}
+	a := &e.Args
+	a.ExtID, a.Corr, a.Stream, a.Device = -1, -1, -1, -1
+	a.DevID, a.Allocated, a.Reserved = -1, -1, -1
+	a.Name, a.Labels = "", ""
+	a.commFields.clear()
 }
 
 // numText keeps the text of a JSON number (or of a string holding one).

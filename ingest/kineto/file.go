@@ -11,21 +11,22 @@ import (
 // model.Trace. Rank numbers are filled in by finish, once the whole file
 // (distributedInfo may come after traceEvents) has been read.
 type fileReader struct {
-	path    string
-	dec     decoder
-	stepRe  *regexp.Regexp
-	tr      *model.Trace
-	info    fileMeta
-	ev      rawEvent
-	streams map[streamKey]int32
-	names   map[[2]int64]string // thread_name metadata by (pid, tid)
-	skips   map[string]int      // skip reason -> index in tr.Skipped
-	devices map[int64]int       // GPU events per device
-	pids    map[int64]int       // CPU events per process id
-	steps   []step
-	lists   map[string][]int32 // process group -> rank list, when stated
-	links   linkState
-	nEvents int // traceEvents elements so far
+	path      string
+	dec       decoder
+	stepRe    *regexp.Regexp
+	tr        *model.Trace
+	info      fileMeta
+	ev        rawEvent
+	streams   map[streamKey]int32
+	names     map[[2]int64]string // thread_name metadata by (pid, tid)
+	skips     map[string]int      // skip reason -> index in tr.Skipped
+	devices   map[int64]int       // GPU events per device
+	pids      map[int64]int       // CPU events per process id
+	steps     []step
+	lists     map[string][]int32 // process group -> rank list, when stated
+	rankLists rankLists          // parsed rank lists by their text
+	links     linkState
+	nEvents   int // traceEvents elements so far
 }
 
 type streamKey struct {
@@ -43,7 +44,7 @@ type step struct {
 func newFileReader(path string, dec decoder, stepRe *regexp.Regexp) *fileReader {
 	return &fileReader{path: path, dec: dec, stepRe: stepRe, tr: &model.Trace{},
 		info: newFileMeta(), streams: map[streamKey]int32{}, names: map[[2]int64]string{},
-		skips: map[string]int{}, devices: map[int64]int{}, pids: map[int64]int{}, lists: map[string][]int32{}}
+		skips: map[string]int{}, devices: map[int64]int{}, pids: map[int64]int{}, lists: map[string][]int32{}, rankLists: rankLists{}}
 }
 
 // skip counts one dropped item under reason; the first occurrence gives

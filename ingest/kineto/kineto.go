@@ -54,7 +54,7 @@ func Sniff(path string, head []byte) bool {
 // offset) and the others are still returned; Read fails only when no file
 // could be read, or when two files claim the same rank.
 func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
-	results := readAll(ctx, paths, opts)
+	results := readAll(ctx, paths, opts, len(paths) == 1)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

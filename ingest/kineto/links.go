@@ -47,13 +47,10 @@ func (l *linkState) annotation(ext int64, row int32) {
 	l.annExt[ext] = row
 }
 
-// commArgsOf decodes the collective args of the current event.
-func commArgsOf(f *fileReader, raw []byte) commInfo {
-	var a commArgs
-	if err := f.dec.Unmarshal(raw, &a); err != nil {
-		return newCommInfo()
-	}
-	return a.info()
+// commArgsOf reads the collective args of the current event, decoded with
+// the rest of it.
+func commArgsOf(f *fileReader, _ []byte) commInfo {
+	return f.ev.Args.commFields.info(f.rankLists)
 }
 
 func (l *linkState) commCPU(f *fileReader, raw []byte, row int32, base commInfo) {

@@ -26,8 +26,9 @@ type fileResult struct {
 	err   error
 }
 
-// readAll reads every file, at most opts.Workers at a time.
-func readAll(ctx context.Context, paths []string, opts source.Options) []fileResult {
+// readAll reads every file, at most opts.Workers at a time. single says
+// the file is the job's only one (then its rank may default to 0).
+func readAll(ctx context.Context, paths []string, opts source.Options, single bool) []fileResult {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -41,7 +42,7 @@ func readAll(ctx context.Context, paths []string, opts source.Options) []fileRes
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			results[i] = readFile(ctx, p, opts, len(paths) == 1, prog)
+			results[i] = readFile(ctx, p, opts, single, prog)
 		}()
 	}
 	wg.Wait()

@@ -31,6 +31,9 @@ func escaped(b []byte) bool {
 	return n%2 == 1
 }
 
+// structural marks the bytes scanNested stops at.
+var structural = [256]byte{'"': 1, '{': 1, '[': 1, '}': 1, ']': 1}
+
 // scanNested consumes an object or array, tracking nesting and strings.
 func (s *splitter) scanNested() error {
 	var stack [64]byte
@@ -39,7 +42,16 @@ func (s *splitter) scanNested() error {
 		if s.pos == s.end && !s.fill() {
 			return s.errorf("unexpected end of input inside a value")
 		}
-		c := s.buf[s.pos]
+		b := s.buf[s.pos:s.end]
+		i := 0
+		for i < len(b) && structural[b[i]] == 0 { // most bytes: skip them in a tight loop
+			i++
+		}
+		s.pos += i
+		if i == len(b) {
+			continue
+		}
+		c := b[i]
 		s.pos++
 		switch c {
 		case '"':

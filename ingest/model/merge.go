@@ -26,7 +26,21 @@ func (e *DuplicateRankError) Error() string {
 // of a Fallback part are kept only for ranks no other part has events of
 // (the first Fallback part holding a rank wins); the rest of a Fallback
 // part is merged as usual.
+//
+// A merge whose only part with more than skip records is itself Merge's
+// output, unchanged in size since (normal), returns that part with the
+// other parts' skip records appended, without copying: merging it again
+// would give the same trace.
 func Merge(parts ...*Trace) (*Trace, error) {
+	if p := soleNormalPart(parts); p != nil {
+		for _, q := range parts {
+			if q != p {
+				p.Skipped = append(p.Skipped, q.Skipped...)
+			}
+		}
+		p.merged = markOf(p)
+		return p, nil
+	}
 	out := &Trace{}
 	owner := map[int32]string{}
 	for _, p := range parts {
@@ -37,17 +51,29 @@ func Merge(parts ...*Trace) (*Trace, error) {
 			return nil, err
 		}
 	}
+	out.Events.Grow(eventCount(parts))
+	runs := make([]int, 0, len(parts)+1)
 	for _, p := range parts {
 		var drop map[int32]bool
 		if p.Fallback {
 			drop = claimFallback(p, owner)
 			out.skipDropped(p, drop)
 		}
+		runs = append(runs, out.Events.Len())
 		out.appendTrace(p, drop)
 	}
-	out.Events.Sort()
+	out.Events.sortRuns(append(runs, out.Events.Len()))
 	out.Counters.Sort()
+	out.merged = markOf(out)
 	return out, nil
+}
+
+func eventCount(parts []*Trace) int {
+	n := 0
+	for _, p := range parts {
+		n += p.Events.Len()
+	}
+	return n
 }
 
 // claimFallback returns the ranks of a Fallback part whose events another
@@ -175,18 +201,36 @@ func (t *Trace) appendColls(c *Collectives, names, comms []int32) []int32 {
 	return m
 }
 
+// appendEvents appends ev column by column, remapping its indices; rows of
+// dropped ranks are left out.
 func (t *Trace) appendEvents(ev *Events, names, streams, colls []int32, drop map[int32]bool) {
-	t.Events.Grow(ev.Len())
-	for i := 0; i < ev.Len(); i++ {
-		e := ev.At(i)
-		if drop[e.Rank] {
-			continue
-		}
-		e.Name = max(remap(names, e.Name), 0)
-		e.Stream = remap(streams, e.Stream)
-		e.Coll = remap(colls, e.Coll)
-		t.Events.Append(e)
+	if len(drop) > 0 {
+		ev = ev.without(drop)
 	}
+	o := &t.Events
+	o.Rank = append(o.Rank, ev.Rank...)
+	o.Kind = append(o.Kind, ev.Kind...)
+	o.Start = append(o.Start, ev.Start...)
+	o.Dur = append(o.Dur, ev.Dur...)
+	o.Corr = append(o.Corr, ev.Corr...)
+	o.Iter = append(o.Iter, ev.Iter...)
+	o.Micro = append(o.Micro, ev.Micro...)
+	for i := range ev.Name {
+		o.Name = append(o.Name, max(remap(names, ev.Name[i]), 0))
+		o.Stream = append(o.Stream, remap(streams, ev.Stream[i]))
+		o.Coll = append(o.Coll, remap(colls, ev.Coll[i]))
+	}
+}
+
+// without returns a copy of ev without the rows of the dropped ranks.
+func (ev *Events) without(drop map[int32]bool) *Events {
+	out := &Events{}
+	for i := 0; i < ev.Len(); i++ {
+		if !drop[ev.Rank[i]] {
+			out.Append(ev.At(i))
+		}
+	}
+	return out
 }
 
 func (t *Trace) appendSamples(p *Trace) {

@@ -31,6 +31,8 @@ type Trace struct {
 	// Flight Recorder or Inspector records) stand in for ranks no other
 	// input has a timeline of: Merge drops them for the other ranks.
 	Fallback bool
+
+	merged mergeMark // set by Merge (see mergeMark)
 }
 
 // Rank is one process of the job, identified by its global rank.

@@ -13,6 +13,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/tpptrace/tpptrace/samples"
 )
@@ -22,16 +26,36 @@ func FileName(r int) string { return fmt.Sprintf("rank-%d.pt.trace.json.gz", r) 
 
 // WriteDir writes job into dir (created if needed): one trace per rank,
 // truth.json and job.json.
-func WriteDir(dir string, job *samples.Job) error {
+func WriteDir(dir string, job *samples.Job) error { return WriteDirProgress(dir, job, nil) }
+
+// WriteDirProgress is WriteDir with the rank files written on every core,
+// calling progress (when not nil) with the files written so far and the
+// total after each one; calls are serialised.
+func WriteDirProgress(dir string, job *samples.Job, progress func(done, total int)) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write samples: %w", err)
 	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	var mu sync.Mutex
+	done, total := 0, len(job.Trace.Ranks)
 	for _, r := range job.Trace.Ranks {
-		if err := writeFile(filepath.Join(dir, FileName(int(r.Rank))), func(w *bufio.Writer) error {
-			return WriteRank(w, job, r.Rank)
-		}); err != nil {
-			return err
-		}
+		g.Go(func() error {
+			if err := writeFile(filepath.Join(dir, FileName(int(r.Rank))), func(w *bufio.Writer) error {
+				return WriteRank(w, job, r.Rank)
+			}); err != nil {
+				return err
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if done++; progress != nil {
+				progress(done, total)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	if err := writeJSON(filepath.Join(dir, "truth.json"), job.Truth); err != nil {
 		return err

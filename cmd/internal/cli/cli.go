@@ -32,6 +32,20 @@ type Env struct {
 	IsTTY  bool      // stderr is a terminal: progress bars are allowed
 	Color  bool      // colour is allowed (a terminal and NO_COLOR unset)
 	Getenv func(string) string
+
+	pending []func() // run when the command returns (atExit)
+}
+
+// atExit registers f to run once the command has returned, before the
+// process exits: the cache write that runs beside the analysis.
+func (e *Env) atExit(f func()) { e.pending = append(e.pending, f) }
+
+// finish runs what atExit registered, in order.
+func (e *Env) finish() {
+	for _, f := range e.pending {
+		f()
+	}
+	e.pending = nil
 }
 
 // StdEnv is the process's environment.
@@ -90,7 +104,9 @@ func Run(ctx context.Context, args []string, env *Env) int {
 		fmt.Fprintf(env.Stderr, "tpptrace: unknown command %q; run 'tpptrace help'\n", args[0])
 		return ExitUsage
 	}
-	return report(env, cmd, cmd.Run(ctx, env, args[1:]))
+	err := cmd.Run(ctx, env, args[1:])
+	env.finish()
+	return report(env, cmd, err)
 }
 
 func report(env *Env, cmd *Command, err error) int {

@@ -47,16 +47,21 @@ Examples:
   tpptrace ingest traces/ -o run1.ds
   tpptrace ingest rank0.json.gz rank1.json.gz --json
   tpptrace ingest --rank-map ranks.txt --step-regex '^train_step_(\d+)$' dumps/ -o ds
-ranks.txt holds one 'path-or-basename rank' per line; '#' starts a comment.`,
+  tpptrace ingest --shard 3/16 traces/ -o job.ds   # task 3 of 16; then: tpptrace analyze job.ds
+ranks.txt holds one 'path-or-basename rank' per line; '#' starts a comment.
+--shard K/N reads the K-th of N blocks of the sorted Kineto files and writes
+DIR/shard=KKKKK/ (a dataset plus shard.json); once all N are written,
+'analyze DIR' joins them into the Result one unsharded run gives
+(docs/sharding.md: Slurm job arrays, Kubernetes Indexed Jobs).`,
 }
 
 func init() { ingestCmd.Run = runIngest }
 
 type ingestFlags struct {
-	out, rankMap, stepRegex string
-	workers                 int
-	json                    bool
-	mem                     memFlag
+	out, rankMap, stepRegex, shard string
+	workers                        int
+	json                           bool
+	mem                            memFlag
 }
 
 func runIngest(ctx context.Context, env *Env, args []string) error {
@@ -67,6 +72,7 @@ func runIngest(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&f.stepRegex, "step-regex", "", "`regexp` naming iteration annotations (default ^ProfilerStep#(\\d+)$); its first group is the step number")
 	fs.IntVar(&f.workers, "workers", 0, "files read at once (default: number of CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
+	fs.StringVar(&f.shard, "shard", "", "read only shard `K/N` of the Kineto traces and write it into the sharded dataset -o names (docs/sharding.md)")
 	f.mem.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -88,13 +94,13 @@ func doIngest(ctx context.Context, env *Env, f ingestFlags, paths []string, opts
 	var warns warnings
 	opts.Warn = warns.add
 	stop := startProgress(env, &opts)
-	t, err := ingest.Load(ctx, paths, opts)
+	t, err := loadForIngest(ctx, f, paths, opts)
 	stop()
 	warns.flush(env, err)
 	if err != nil {
 		return err
 	}
-	if f.out != "" {
+	if f.out != "" && f.shard == "" {
 		if err := dataset.Write(f.out, t, dataset.Manifest{Tool: ToolVersion(), Created: time.Now()}); err != nil {
 			return err
 		}
@@ -105,8 +111,31 @@ func doIngest(ctx context.Context, env *Env, f ingestFlags, paths []string, opts
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)
 	}
-	printSummary(env.Stdout, s, f.out)
+	printSummary(env.Stdout, s, shardOut(f))
 	return nil
+}
+
+// loadForIngest loads the inputs, or with --shard reads and writes one shard.
+func loadForIngest(ctx context.Context, f ingestFlags, paths []string, opts source.Options) (*model.Trace, error) {
+	if f.shard == "" {
+		return ingest.Load(ctx, paths, opts)
+	}
+	k, n, err := ingest.ParseShard(f.shard)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if f.out == "" {
+		return nil, usagef("--shard needs -o, the sharded dataset's directory")
+	}
+	return ingest.IngestShard(ctx, paths, opts, k, n, f.out, dataset.Manifest{Tool: ToolVersion(), Created: time.Now()})
+}
+
+// shardOut is where the dataset went: -o, or with --shard the shard's directory in it.
+func shardOut(f ingestFlags) string {
+	if k, _, err := ingest.ParseShard(f.shard); err == nil && f.out != "" {
+		return ingest.ShardDir(f.out, k)
+	}
+	return f.out
 }
 
 func ingestOptions(env *Env, f ingestFlags) (source.Options, error) {

@@ -47,7 +47,10 @@ Examples:
   tpptrace samples gen --scenario slow-rank -o /tmp/slow
   tpptrace samples gen --scenario default --formats kineto,nccl-log,nvml -o /tmp/d
   tpptrace samples gen --tp 2 --pp 4 --dp 1 --microbatches 16 --schedule gpipe -o /tmp/g
-  tpptrace samples gen --scenario default --slow-rank 9 --seed 3 -o /tmp/d`,
+  tpptrace samples gen --scenario default --slow-rank 9 --seed 3 -o /tmp/d
+  tpptrace samples gen --scenario big-64 --dp 64 -o /tmp/j1024     # 1,024 ranks, for the scale benchmark
+  tpptrace samples gen --scenario big-64 --tp 8 --dp 128 -o /tmp/j4096
+Jobs of 256 ranks or more report progress on stderr.`,
 }
 
 func init() { samplesCmd.Run = runSamples }
@@ -134,9 +137,16 @@ func samplesGen(env *Env, args []string) error {
 		return usagef("%v", err)
 	}
 	fs.Visit(func(f *flag.Flag) { g.apply(&cfg, f.Name) })
+	long := cfg.World() >= longJob
+	if long {
+		fmt.Fprintf(env.Stderr, "simulating %d ranks ...\n", cfg.World())
+	}
 	job, err := samples.Simulate(cfg)
 	if err != nil {
 		return err
+	}
+	if long {
+		writers = withProgress(env, writers)
 	}
 	if err := writeJob(g.out, job, writers); err != nil {
 		return err
@@ -209,6 +219,30 @@ func (g *genFlags) apply(cfg *samples.Config, name string) {
 	case "end-skew-ns":
 		cfg.EndSkewNs = g.endSkew
 	}
+}
+
+// longJob is the world size from which 'samples gen' reports progress.
+const longJob = 256
+
+// withProgress makes the Kineto writer report, on stderr, each tenth of
+// the rank files written.
+func withProgress(env *Env, writers []genWriter) []genWriter {
+	out := slices.Clone(writers)
+	for i, w := range out {
+		if w.name != "kineto" {
+			continue
+		}
+		out[i].write = func(dir string, job *samples.Job) error {
+			last := 0
+			return kinetow.WriteDirProgress(dir, job, func(done, total int) {
+				if tenth := 10 * done / total; tenth > last {
+					last = tenth
+					fmt.Fprintf(env.Stderr, "kineto: %d/%d rank files written\n", done, total)
+				}
+			})
+		}
+	}
+	return out
 }
 
 // genWriter writes a job in one form into an output directory.

@@ -80,6 +80,7 @@ func tuiLoader(in *inputFlags, env *Env, args []string, rec *loadRecord) tui.Loa
 		}
 		in.keepDetail = true
 		r, t, err := in.load(ctx, quiet, args)
+		quiet.finish() // the dataset cache, written while the trace was analysed
 		if err != nil {
 			return nil, nil, rec.set(err)
 		}

@@ -112,7 +112,11 @@ func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts a
 	if in.onRead != nil {
 		src.Progress = in.onRead
 	}
-	load := func() (*model.Trace, error) { return ingest.LoadCached(ctx, args, src, "") }
+	load := func() (*model.Trace, error) {
+		t, wait, err := ingest.LoadCachedAsync(ctx, args, src, "")
+		env.atExit(func() { wait(); warns.flush(env, nil) }) // the cache is written while the trace is analysed
+		return t, err
+	}
 	if in.noCache {
 		load = func() (*model.Trace, error) { return ingest.Load(ctx, args, src) }
 	}

@@ -1,0 +1,162 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/ingest/dataset"
+	"github.com/tpptrace/tpptrace/ingest/kineto"
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/source"
+)
+
+// ShardFile is written in each shard's dataset, beside its manifest: what
+// the join needs that the dataset does not hold.
+const ShardFile = "shard.json"
+
+// shardMeta is the content of shard.json.
+type shardMeta struct {
+	Shard  int                `json:"shard"`
+	Of     int                `json:"of"`
+	Files  []kineto.FileLists `json:"files"`            // the Kineto files read, in order, with their process groups' rank lists
+	Failed []model.Skip       `json:"failed,omitempty"` // Kineto files that could not be read
+	// Trailing are the skip records of the inputs no format claims and of
+	// the walk (shard 0 only): the unsharded load lists them last.
+	Trailing []model.Skip `json:"trailing,omitempty"`
+}
+
+// ParseShard reads "K/N" (0 <= K < N).
+func ParseShard(s string) (k, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 0 || k >= n || n > 1<<20 {
+		return 0, 0, fmt.Errorf("want --shard K/N with 0 <= K < N, got %q", s)
+	}
+	return k, n, nil
+}
+
+// ShardDir is shard k's dataset under root: root/shard=KKKKK.
+func ShardDir(root string, k int) string {
+	return filepath.Join(root, fmt.Sprintf("shard=%05d", k))
+}
+
+// IngestShard reads shard k of n of the Kineto traces among paths (the
+// k-th of n contiguous blocks of the sorted files, so that the shards in
+// order hold the files in the order one load reads them) and writes it as
+// a dataset in ShardDir(root, k), with shard.json. Files of other formats
+// are not read (a warning says so): give them to analyze beside the
+// sharded dataset. It returns the shard's trace.
+func IngestShard(ctx context.Context, paths []string, opts source.Options, k, n int, root string, m dataset.Manifest) (*model.Trace, error) {
+	in, err := expand(paths)
+	if err != nil {
+		return nil, err
+	}
+	groups, skipped := sniffAll(in.files, Formats())
+	warnSkips(opts, paths, skipped.Skipped, in.skipped)
+	warnOthers(opts, groups)
+	files := groups[kineto.Format.Name]
+	if len(files) == 0 {
+		return nil, fmt.Errorf("shard %d/%d: no Kineto trace among the inputs", k, n)
+	}
+	mine := files[k*len(files)/n : (k+1)*len(files)/n]
+	meta := shardMeta{Shard: k, Of: n}
+	if k == 0 {
+		meta.Trailing = append(skipped.Skipped, in.skipped...)
+	}
+	t := &model.Trace{}
+	if len(mine) > 0 {
+		sh, err := kineto.ReadShard(ctx, mine, opts, len(files))
+		if err != nil {
+			return nil, fmt.Errorf("shard %d/%d: %w", k, n, err)
+		}
+		t, meta.Files, meta.Failed = sh.Trace, sh.Files, sh.Failed
+	}
+	return t, writeShard(ShardDir(root, k), t, meta, m)
+}
+
+// warnOthers names the formats a shard does not read.
+func warnOthers(opts source.Options, groups map[string][]string) {
+	for name, files := range groups {
+		if name != kineto.Format.Name {
+			warn(opts, fmt.Sprintf("--shard reads Kineto traces only: %d %s files not read (give them to analyze beside the dataset)", len(files), name))
+		}
+	}
+}
+
+// writeShard writes the dataset, then shard.json through a rename: a shard
+// counts once both are complete.
+func writeShard(dir string, t *model.Trace, meta shardMeta, m dataset.Manifest) error {
+	if err := os.Remove(filepath.Join(dir, ShardFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("replacing shard %s: %w", dir, err) // a retry: the old shard no longer counts
+	}
+	if err := dataset.Write(dir, t, m); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(meta, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, "."+ShardFile+".tmp")
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", ShardFile, err)
+	}
+	return os.Rename(tmp, filepath.Join(dir, ShardFile))
+}
+
+// IsSharded reports whether dir holds shard datasets (shard=KKKKK/ with
+// shard.json) rather than being a dataset or a trace directory.
+func IsSharded(dir string) bool {
+	if dataset.IsDataset(dir) {
+		return false
+	}
+	m, _ := filepath.Glob(filepath.Join(dir, "shard=*", ShardFile))
+	return len(m) > 0
+}
+
+// readSharded reads every shard under root and joins them; the trailing
+// skip records come back apart, to be listed last as a load lists them.
+func readSharded(root string) (*model.Trace, []model.Skip, error) {
+	metas, err := shardMetas(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	shards := make([]*kineto.Shard, len(metas))
+	var trailing []model.Skip
+	for k, meta := range metas {
+		t, _, err := dataset.Read(ShardDir(root, k))
+		if err != nil {
+			return nil, nil, fmt.Errorf("shard %d/%d: %w", k, len(metas), err)
+		}
+		shards[k] = &kineto.Shard{Trace: t, Files: meta.Files, Failed: meta.Failed}
+		trailing = append(trailing, meta.Trailing...)
+	}
+	t, err := kineto.Join(shards)
+	if err != nil {
+		return nil, nil, fmt.Errorf("joining the shards of %s: %w", root, err)
+	}
+	return t, trailing, nil
+}
+
+// shardMetas reads shard.json of shards 0..N-1 and checks that all are there.
+func shardMetas(root string) ([]shardMeta, error) {
+	var metas []shardMeta
+	for k := 0; k == 0 || k < metas[0].Of; k++ {
+		b, err := os.ReadFile(filepath.Join(ShardDir(root, k), ShardFile))
+		if err != nil {
+			return nil, fmt.Errorf("sharded dataset %s: shard %d is missing or incomplete: %w", root, k, err)
+		}
+		var m shardMeta
+		if err := json.Unmarshal(b, &m); err != nil || m.Shard != k || m.Of < 1 || len(metas) > 0 && m.Of != metas[0].Of {
+			return nil, fmt.Errorf("sharded dataset %s: %s of shard %d is not valid (%v)", root, ShardFile, k, err)
+		}
+		metas = append(metas, m)
+	}
+	return metas, nil
+}

@@ -1,0 +1,91 @@
+package ingest_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/analysis"
+	"github.com/tpptrace/tpptrace/ingest"
+	"github.com/tpptrace/tpptrace/ingest/dataset"
+	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
+)
+
+// TestShardedEqualsUnsharded ingests generated jobs in N shards (as N
+// cluster tasks would, each writing its part), analyses the sharded
+// dataset and checks that the Result JSON is identical to the unsharded
+// analysis of the same files.
+func TestShardedEqualsUnsharded(t *testing.T) {
+	cases := []struct {
+		scenario string
+		dp       int
+		shards   []int
+	}{
+		{"big-64", 0, []int{1, 4, 7}},
+		{"p2p-nometa", 0, []int{3}},
+		{"moe-ep4", 0, []int{5}},
+		{"big-64", 16, []int{8}}, // 256 ranks
+	}
+	for _, c := range cases {
+		cfg := sampletest.Config(t, c.scenario)
+		if c.dp > 0 {
+			if testing.Short() {
+				continue
+			}
+			cfg.DP = c.dp
+		}
+		dir := t.TempDir()
+		sampletest.WriteKineto(t, dir, sampletest.Simulate(t, cfg))
+		want := resultJSON(t, dir)
+		for _, n := range c.shards {
+			t.Run(fmt.Sprintf("%s-%dranks-%dshards", c.scenario, cfg.World(), n), func(t *testing.T) {
+				root := filepath.Join(t.TempDir(), "ds")
+				for k := range n {
+					if _, err := ingest.IngestShard(context.Background(), []string{dir}, source.Options{}, k, n, root, dataset.Manifest{Tool: "test"}); err != nil {
+						t.Fatalf("shard %d/%d: %v", k, n, err)
+					}
+				}
+				if got := resultJSON(t, root); !bytes.Equal(got, want) {
+					t.Fatalf("the sharded Result differs from the unsharded one (%d vs %d bytes)", len(got), len(want))
+				}
+			})
+		}
+	}
+}
+
+// TestShardedMissingShard checks that a sharded dataset missing a shard is
+// refused, naming the shard.
+func TestShardedMissingShard(t *testing.T) {
+	dir := sampletest.KinetoDir(t, sampletest.Job(t, "default"))
+	root := filepath.Join(t.TempDir(), "ds")
+	for _, k := range []int{0, 2} {
+		if _, err := ingest.IngestShard(context.Background(), []string{dir}, source.Options{}, k, 3, root, dataset.Manifest{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := ingest.Load(context.Background(), []string{root}, source.Options{})
+	if err == nil || !bytes.Contains([]byte(err.Error()), []byte("shard 1 is missing")) {
+		t.Fatalf("err = %v, want shard 1 named missing", err)
+	}
+}
+
+func resultJSON(t *testing.T, path string) []byte {
+	t.Helper()
+	tr, err := ingest.Load(context.Background(), []string{path}, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := analysis.Analyze(context.Background(), tr, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
