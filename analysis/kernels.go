@@ -17,13 +17,18 @@ func (r *run) kernelStats() {
 		return
 	}
 	count, dur := map[string]float64{}, map[string]int64{}
+	short := map[int32]string{} // name id → short name, made once per name
 	ev := &r.t.Events
 	for i := range ev.Len() {
 		k := ev.Kind[i]
 		if !k.OnGPU() || k == model.KindGPUAnnotation || r.stepOf(ev.Rank[i], ev.Start[i]) < 0 {
 			continue
 		}
-		name := result.KernelShortName(r.t.Name(i))
+		name, ok := short[ev.Name[i]]
+		if !ok {
+			name = result.KernelShortName(r.t.Name(i))
+			short[ev.Name[i]] = name
+		}
 		count[name]++
 		dur[name] += ev.Dur[i]
 	}
