@@ -167,8 +167,10 @@ func TestAnalyzeWhatIf(t *testing.T) {
 
 // BenchmarkWhatIfBig64: build the big-64 job's graph and run the analysis,
 // the scenarios and the critical path.
-func BenchmarkWhatIfBig64(b *testing.B) {
-	job := sampletest.Job(b, "big-64")
+func BenchmarkWhatIfBig64(b *testing.B) { benchWhatIf(b, sampletest.Job(b, "big-64")) }
+
+func benchWhatIf(b *testing.B, job *samples.Job) {
+	b.ResetTimer()
 	for b.Loop() {
 		g, err := analysis.WhatIfGraph(context.Background(), job.Trace, analysis.Options{})
 		if err != nil {
@@ -208,16 +210,7 @@ func TestWhatIfDefaultBothFaults(t *testing.T) {
 func BenchmarkWhatIf1024(b *testing.B) {
 	cfg := sampletest.Config(b, "big-64")
 	cfg.DP, cfg.HostOffsetsNs = 64, nil
-	job := sampletest.Simulate(b, cfg)
-	b.ResetTimer()
-	for b.Loop() {
-		g, err := analysis.WhatIfGraph(context.Background(), job.Trace, analysis.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		whatif.Run(g, whatif.Defaults(g, 5))
-		b.ReportMetric(float64(g.Len()), "ops")
-	}
+	benchWhatIf(b, sampletest.Simulate(b, cfg))
 }
 
 // TestReplayCostsTheSlowRankFinding: with --whatif the slow-rank finding
@@ -241,7 +234,7 @@ func TestReplayCostsTheSlowRankFinding(t *testing.T) {
 	}
 	fixed := cfg
 	fixed.SlowRank = -1
-	want := res.WhatIf.TraceStepNs - recordedStepNs(t, fixed)
+	want := res.WhatIf.TraceStepNs - int64(1e9*recordedStep(whatifGraph(t, fixed)))
 	if d := f.CostNs - want; d > res.WhatIf.TraceStepNs/50 || d < -res.WhatIf.TraceStepNs/50 {
 		t.Errorf("slow-rank cost %d ns, the job without it is %d ns faster", f.CostNs, want)
 	}
@@ -250,14 +243,4 @@ func TestReplayCostsTheSlowRankFinding(t *testing.T) {
 			t.Errorf("findings %d and %d out of cost order", i-1, i)
 		}
 	}
-}
-
-// recordedStepNs is the replay's recorded mean step of cfg's job.
-func recordedStepNs(t *testing.T, cfg samples.Config) int64 {
-	t.Helper()
-	res, err := analysis.Analyze(context.Background(), sampletest.Simulate(t, cfg).Trace, analysis.Options{WhatIf: true})
-	if err != nil || res.WhatIf == nil {
-		t.Fatalf("no replay: %v", err)
-	}
-	return res.WhatIf.TraceStepNs
 }
