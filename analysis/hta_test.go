@@ -136,27 +136,11 @@ func TestHTAKernelTypeParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := os.ReadFile(filepath.Join(kdir, "hta_oracle", set+".json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var o struct {
-				Results struct {
-					Kinds []struct {
-						Type string  `json:"kernel_type"`
-						Sum  float64 `json:"sum"`
-						Pct  float64 `json:"percentage"`
-					} `json:"kernel_type_breakdown"`
-				} `json:"results"`
-			}
-			if err := json.Unmarshal(b, &o); err != nil {
-				t.Fatal(err)
-			}
 			got := map[string]HTAKernelType{}
 			for _, k := range HTAKernelTypes(tr, false) {
 				got[k.Type] = k
 			}
-			for _, w := range o.Results.Kinds {
+			for _, w := range shared.HTAKernelTypes(t, set) {
 				g, ok := got[w.Type]
 				us := float64(g.Ns) / 1e3
 				// hta_ns_resolution_rank0's memory kernels differ from HTA's by the

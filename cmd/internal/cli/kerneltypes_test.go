@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -26,26 +25,11 @@ func TestBreakdownKernelTypesMatchHTA(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(filepath.Join(kdir, "hta_oracle", "hta_trace_filter_2rank.json"))
-	if err != nil {
-		t.Fatal(err)
+	want := shared.HTAKernelTypes(t, "hta_trace_filter_2rank")
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, HTA %d", len(got), len(want))
 	}
-	var o struct {
-		Results struct {
-			Kinds []struct {
-				Type string  `json:"kernel_type"`
-				Sum  float64 `json:"sum"`
-				Pct  float64 `json:"percentage"`
-			} `json:"kernel_type_breakdown"`
-		} `json:"results"`
-	}
-	if err := json.Unmarshal(b, &o); err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != len(o.Results.Kinds) {
-		t.Fatalf("%d rows, HTA %d", len(got), len(o.Results.Kinds))
-	}
-	for i, w := range o.Results.Kinds {
+	for i, w := range want {
 		g := got[i]
 		if g.Type != w.Type || math.Abs(float64(g.Ns)/1e3-w.Sum) > max(0.005*w.Sum, 1) || math.Abs(g.Pct-w.Pct) > 0.1+1e-9 {
 			t.Errorf("row %d: %s %.0f µs %.1f %%, HTA %s %.0f µs %.1f %%", i, g.Type, float64(g.Ns)/1e3, g.Pct, w.Type, w.Sum, w.Pct)

@@ -1,0 +1,34 @@
+package shared
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// HTAKernelType is one row of HTA's kernel-type table in an oracle file.
+type HTAKernelType struct {
+	Type string  `json:"kernel_type"`
+	Sum  float64 `json:"sum"` // µs, summed over ranks
+	Pct  float64 `json:"percentage"`
+}
+
+// HTAKernelTypes reads the kernel-type table of HTA's oracle for set
+// (../shared/traces/kineto/hta_oracle/<set>.json), or skips tb.
+func HTAKernelTypes(tb testing.TB, set string) []HTAKernelType {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(Dir(tb, "traces", "kineto", "hta_oracle"), set+".json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var o struct {
+		Results struct {
+			Kinds []HTAKernelType `json:"kernel_type_breakdown"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(b, &o); err != nil {
+		tb.Fatalf("%s: %v", set, err)
+	}
+	return o.Results.Kinds
+}
