@@ -29,7 +29,8 @@ joined into <out>. Both forms are accepted as input.
 Run one sampler per node, started before the job:
   tpptrace sample -o /shared/run42/samples-$(hostname).parquet &
 
-Without an NVIDIA driver it exits with code 4 and says so.`,
+The sampler is built with the nvml tag (go install -tags nvml ./cmd/tpptrace, with cgo on
+Linux); a build without it, or a machine without an NVIDIA driver, exits with code 4 and says so.`,
 }
 
 func init() { sampleCmd.Run = runSample }
