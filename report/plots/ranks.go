@@ -2,11 +2,9 @@ package plots
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/report/palette"
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
@@ -32,25 +30,7 @@ func RankBars(r *result.Result) (Figure, bool) {
 	}
 	layers = append(layers, stack{palette.Idle, nil})
 	p := newPlot("Where each rank's step goes", "", "ms per step")
-	l := plot.NewLegend()
-	var prev *plotter.BarChart
-	for _, st := range layers {
-		vals := rankValues(ranks, st.cat)
-		if !slices.ContainsFunc(vals, func(v float64) bool { return v > 0 }) {
-			continue
-		}
-		b, err := plotter.NewBarChart(vals, barWidth(len(ranks)))
-		if err != nil {
-			continue
-		}
-		b.Color, b.LineStyle.Width = palette.Color(st.cat), 0
-		if prev != nil {
-			b.StackOn(prev)
-		}
-		p.Add(b)
-		l.Add(palette.Label(st.cat), swatch{palette.Color(st.cat)})
-		prev = b
-	}
+	l := stackBars(p, layers, len(ranks), func(st stack) plotter.Values { return rankValues(ranks, st.cat) })
 	names := make([]string, len(ranks))
 	for i, rk := range ranks {
 		names[i] = fmt.Sprintf("rank %d", rk.Rank)

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/report/palette"
@@ -46,25 +47,10 @@ func StageBars(r *result.Result) (Figure, bool) {
 		return Figure{}, false
 	}
 	p := newPlot("Where each stage's step goes", "", "ms per step")
-	l := plot.NewLegend()
-	var prev *plotter.BarChart
-	for _, st := range stageStacks {
-		vals, any := stageValues(r.Stages, st)
-		if !any {
-			continue
-		}
-		b, err := plotter.NewBarChart(vals, barWidth(len(r.Stages)))
-		if err != nil {
-			continue
-		}
-		b.Color, b.LineStyle.Width = palette.Color(st.cat), 0
-		if prev != nil {
-			b.StackOn(prev)
-		}
-		p.Add(b)
-		l.Add(palette.Label(st.cat), swatch{palette.Color(st.cat)})
-		prev = b
-	}
+	l := stackBars(p, stageStacks, len(r.Stages), func(st stack) plotter.Values {
+		vals, _ := stageValues(r.Stages, st)
+		return vals
+	})
 	p.NominalX(stageNames(r)...)
 	return Figure{
 		Name: "stages", Title: "Per-stage breakdown",
@@ -96,4 +82,29 @@ func stageNames(r *result.Result) []string {
 		}
 	}
 	return names
+}
+
+// stackBars stacks one bar chart per layer of n bars onto p, bottom up,
+// leaving out layers that are all zero, and returns their legend.
+func stackBars(p *plot.Plot, layers []stack, n int, values func(stack) plotter.Values) plot.Legend {
+	l := plot.NewLegend()
+	var prev *plotter.BarChart
+	for _, st := range layers {
+		vals := values(st)
+		if !slices.ContainsFunc(vals, func(v float64) bool { return v > 0 }) {
+			continue
+		}
+		b, err := plotter.NewBarChart(vals, barWidth(n))
+		if err != nil {
+			continue
+		}
+		b.Color, b.LineStyle.Width = palette.Color(st.cat), 0
+		if prev != nil {
+			b.StackOn(prev)
+		}
+		p.Add(b)
+		l.Add(palette.Label(st.cat), swatch{palette.Color(st.cat)})
+		prev = b
+	}
+	return l
 }
