@@ -2,9 +2,7 @@ package analysis
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,27 +12,6 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/kineto"
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
-
-// oracle is the part of run_hta.py's output the parity test reads.
-type oracle struct {
-	Results struct {
-		Temporal []map[string]float64 `json:"temporal_breakdown"`
-		Overlap  []map[string]any     `json:"comm_comp_overlap"`
-	} `json:"results"`
-}
-
-func readOracle(t *testing.T, path string) oracle {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var o oracle
-	if err := json.Unmarshal(b, &o); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return o
-}
 
 // closeTo reports |got−want| ≤ 0.5 % of want (or 1 µs when want is tiny).
 func closeTo(got, want float64) bool {
@@ -55,7 +32,7 @@ func TestHTAParity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := readOracle(t, filepath.Join(kdir, "hta_oracle", c.oracle+".json"))
+			o := shared.ReadHTAOracle(t, c.oracle)
 			got := map[int32]HTARank{}
 			for _, h := range HTABreakdown(tr, false) {
 				got[h.Rank] = h

@@ -2,9 +2,7 @@ package summary
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -44,7 +42,7 @@ func TestBreakdownHTAParity(t *testing.T) {
 			for _, b := range Breakdown(tr, Window{All: true}, true) {
 				got[b.Rank] = b
 			}
-			o := readOracle(t, filepath.Join(kdir, "hta_oracle", set+".json"))
+			o := shared.ReadHTAOracle(t, set)
 			for _, row := range o.Results.Temporal {
 				b := got[int(row["rank"])]
 				for _, f := range []struct {
@@ -68,26 +66,6 @@ func TestBreakdownHTAParity(t *testing.T) {
 
 // round2 rounds to two decimals, as HTA writes its percentages.
 func round2(f float64) float64 { return math.Round(100*f) / 100 }
-
-type oracle struct {
-	Results struct {
-		Temporal []map[string]float64 `json:"temporal_breakdown"`
-		Overlap  []map[string]any     `json:"comm_comp_overlap"`
-	} `json:"results"`
-}
-
-func readOracle(t *testing.T, path string) oracle {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var o oracle
-	if err := json.Unmarshal(b, &o); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return o
-}
 
 // within is |got−want| ≤ frac of want.
 func within(got, want, frac float64) bool { return math.Abs(got-want) <= frac*math.Abs(want) }

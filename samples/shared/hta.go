@@ -32,3 +32,26 @@ func HTAKernelTypes(tb testing.TB, set string) []HTAKernelType {
 	}
 	return o.Results.Kinds
 }
+
+// HTAOracle is the temporal breakdown and overlap of one of HTA's oracle
+// files, as run_hta.py wrote them.
+type HTAOracle struct {
+	Results struct {
+		Temporal []map[string]float64 `json:"temporal_breakdown"`
+		Overlap  []map[string]any     `json:"comm_comp_overlap"`
+	} `json:"results"`
+}
+
+// ReadHTAOracle reads HTA's oracle for set, or skips tb.
+func ReadHTAOracle(tb testing.TB, set string) HTAOracle {
+	tb.Helper()
+	b, err := os.ReadFile(filepath.Join(Dir(tb, "traces", "kineto", "hta_oracle"), set+".json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var o HTAOracle
+	if err := json.Unmarshal(b, &o); err != nil {
+		tb.Fatalf("%s: %v", set, err)
+	}
+	return o
+}
