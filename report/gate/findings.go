@@ -168,7 +168,7 @@ func (g FailOn) String() string {
 	case g.Ns > 0:
 		return g.Kind + ":" + time.Duration(g.Ns).String()
 	case g.Share > 0:
-		return g.Kind + ":" + strconv.FormatFloat(100*g.Share, 'g', -1, 64) + "%"
+		return g.Kind + ":" + strconv.FormatFloat(100*g.Share, 'g', 10, 64) + "%"
 	}
 	return g.Kind
 }
