@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -125,4 +126,49 @@ func (g FailOn) trips(f result.Finding) bool {
 		return f.CostNs > g.Ns
 	}
 	return f.CostShare > g.Share
+}
+
+// FailOns are the --fail-on gates of a command line. As a flag.Value each
+// Set parses one KIND[:THRESHOLD] (ParseFailOn), so a flag may repeat.
+type FailOns []FailOn
+
+// String lists the gates as Set takes them.
+func (g *FailOns) String() string {
+	var out []string
+	for _, f := range *g {
+		out = append(out, f.String())
+	}
+	return strings.Join(out, ",")
+}
+
+// Set adds the gate s.
+func (g *FailOns) Set(s string) error {
+	f, err := ParseFailOn(s)
+	if err != nil {
+		return err
+	}
+	*g = append(*g, f)
+	return nil
+}
+
+// First is the first finding of res that trips a gate, in gate order:
+// what fails `analyze --fail-on` (exit 3).
+func (g FailOns) First(res *result.Result) (Failure, bool) {
+	fs := Check(res, g)
+	if len(fs) == 0 {
+		return Failure{}, false
+	}
+	return fs[0], true
+}
+
+// String writes the gate as ParseFailOn reads it: "pipeline_bubble:20%",
+// "exposed_dp_comm:5ms", or the kind alone.
+func (g FailOn) String() string {
+	switch {
+	case g.Ns > 0:
+		return g.Kind + ":" + time.Duration(g.Ns).String()
+	case g.Share > 0:
+		return g.Kind + ":" + strconv.FormatFloat(100*g.Share, 'g', 10, 64) + "%"
+	}
+	return g.Kind
 }

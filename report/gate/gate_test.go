@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"flag"
+	"io"
 	"strings"
 	"testing"
 
@@ -89,5 +91,35 @@ func TestParseSelector(t *testing.T) {
 	s, _ := ParseSelector("stage[2].bubble_fraction")
 	if !s.Selects("bubble_fraction", "stage[2].bubble_fraction") || s.Selects("bubble_fraction", "stage[1].bubble_fraction") {
 		t.Error("a figure id selects the wrong figures")
+	}
+}
+
+// TestFailOnsAsAFlag: --fail-on repeats, refuses a typo, writes back what
+// it read, and First is the first tripped gate in gate order.
+func TestFailOnsAsAFlag(t *testing.T) {
+	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var g FailOns
+	fs.Var(&g, "fail-on", "")
+	if err := fs.Parse([]string{"--fail-on", "dp:5ms", "--fail-on", "bubble:20%", "--fail-on", "imbalance:15.5%", "--fail-on", "missing"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.String(); got != "exposed_dp_comm:5ms,pipeline_bubble:20%,stage_imbalance:15.5%,missing_ranks" {
+		t.Errorf("String = %q", got)
+	}
+	if err := fs.Parse([]string{"--fail-on", "buble:1%"}); err == nil || len(g) != 4 {
+		t.Errorf("a typo: %v, %d gates", err, len(g))
+	}
+	res := &result.Result{Findings: []result.Finding{
+		{Kind: result.KindExposedDP, CostNs: 4e6, CostShare: 0.05},
+		{Kind: result.KindBubble, CostNs: 30e6, CostShare: 0.3},
+		{Kind: result.KindMissingRanks},
+	}}
+	f, failed := g.First(res)
+	if !failed || f.Gate.Kind != result.KindBubble || f.Finding.CostNs != 30e6 {
+		t.Errorf("First = %+v, %v; want the bubble (the DP finding is under 5ms)", f, failed)
+	}
+	if _, failed := g[:1].First(res); failed {
+		t.Error("4ms of exposed DP tripped a 5ms gate")
 	}
 }

@@ -45,6 +45,7 @@ var rules = []rule{
 	{"samples/sampletest", []string{"ingest", "samples"}, true, "test helpers may ingest what they write"},
 	{"samples/", []string{"ingest/model", "ingest/nvml", "samples"}, true, "writers know the model and their own format"},
 	{"samples", []string{"ingest/model"}, true, "the generator yields the model"},
+	{".", []string{"ingest", "analysis", "report", "samples"}, true, "the library entry point reads and analyses, as the command does; it never imports cmd or tui"},
 	{"cmd", []string{""}, true, "the command may call everything"},
 }
 
@@ -86,7 +87,7 @@ func ruleFor(dir string) (rule, bool) {
 
 // check returns why dir may not import imp, or "".
 func (r rule) check(dir, imp string) string {
-	own, ok := strings.CutPrefix(imp, module)
+	own, ok := ownPackage(imp)
 	switch {
 	case ok:
 		if own == dir || strings.HasPrefix(own, dir+"/") && r.dir != "ingest" && !strings.HasSuffix(r.dir, "/") {
@@ -105,6 +106,15 @@ func (r rule) check(dir, imp string) string {
 		return dir + " imports " + imp + ": " + r.explanation
 	}
 	return ""
+}
+
+// ownPackage is imp's directory in this module ("." for the root
+// package, the library entry point), and whether imp is in it.
+func ownPackage(imp string) (string, bool) {
+	if imp+"/" == module {
+		return ".", true
+	}
+	return strings.CutPrefix(imp, module)
 }
 
 // packageImports maps each package directory (relative to root) to the
@@ -142,4 +152,23 @@ func packageImports(t *testing.T, root string) map[string][]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestRootPackageIsHeldToRules: the entry point's import path has no
+// trailing slash; it is this module's package all the same, so a view
+// that imports it breaks its rule, and the root may not import cmd.
+func TestRootPackageIsHeldToRules(t *testing.T) {
+	root := strings.TrimSuffix(module, "/")
+	tui, _ := ruleFor("tui")
+	if tui.check("tui", root) == "" {
+		t.Error("tui may import the root package")
+	}
+	cmd, _ := ruleFor("cmd/internal/cli")
+	if msg := cmd.check("cmd/internal/cli", root); msg != "" {
+		t.Errorf("the command may not import the root package: %s", msg)
+	}
+	lib, ok := ruleFor(".")
+	if !ok || lib.check(".", module+"cmd/internal/cli") == "" || lib.check(".", module+"tui") == "" || lib.check(".", module+"ingest/source") != "" {
+		t.Errorf("the root package's rule is wrong: %+v", lib)
+	}
 }

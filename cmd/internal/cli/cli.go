@@ -1,6 +1,7 @@
 // Package cli implements the tpptrace command line: a registry of commands
 // (commands.go) that dispatch, help and the docs all read, and one small file
-// per command that parses flags and calls into ingest, analysis and report.
+// per command that parses flags, calls the library (the module's root
+// package: inputs to Result; report/gate: --fail-on) and prints.
 package cli
 
 import (

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tpptrace/tpptrace"
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/layout"
-	"github.com/tpptrace/tpptrace/analysis/result"
 	rpt "github.com/tpptrace/tpptrace/report"
 	"github.com/tpptrace/tpptrace/report/gate"
 )
@@ -136,30 +136,32 @@ func (a *analyzeFlags) checkLayout() error {
 	return nil
 }
 
-func (a *analyzeFlags) options() (analysis.Options, error) {
-	o := analysis.Options{Tool: ToolVersion(), Model: a.model, WhatIf: a.whatif}
+// options are the library's analysis options of the flags, and the
+// compiled --step-regex (an option of reading too).
+func (a *analyzeFlags) options() (tpptrace.AnalyzeOptions, *regexp.Regexp, error) {
+	o := tpptrace.AnalyzeOptions{Tool: ToolVersion(), Model: a.model, WhatIf: a.whatif}
 	if err := checkModel(a.model); err != nil {
-		return o, err
+		return o, nil, err
 	}
 	if err := a.checkLayout(); err != nil {
-		return o, err
+		return o, nil, err
 	}
-	o.Layout.TP, o.Layout.PP, o.Layout.DP, o.Layout.CP, o.Layout.EP, o.Layout.Order = a.tp, a.pp, a.dp, a.cp, a.ep, a.order
+	o.Layout = layout.Flags{TP: a.tp, PP: a.pp, DP: a.dp, CP: a.cp, EP: a.ep, Order: a.order}
+	var re *regexp.Regexp
 	if a.stepRe != "" {
-		re, err := regexp.Compile(a.stepRe)
-		if err != nil {
-			return o, usagef("--step-regex: %v", err)
+		var err error
+		if re, err = regexp.Compile(a.stepRe); err != nil {
+			return o, nil, usagef("--step-regex: %v", err)
 		}
-		o.StepRegex = re
 	}
 	for _, s := range strings.FieldsFunc(a.steps, func(r rune) bool { return r == ',' }) {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil {
-			return o, usagef("--steps: %q is not a step number", s)
+			return o, nil, usagef("--steps: %q is not a step number", s)
 		}
 		o.Steps = append(o.Steps, int32(n))
 	}
-	return o, nil
+	return o, re, nil
 }
 
 func runAnalyze(ctx context.Context, env *Env, args []string) error {
@@ -167,12 +169,8 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	var in inputFlags
 	in.register(fs)
 	asJSON := fs.Bool("json", false, "write the Result as JSON instead of the text report")
-	var gates []gate.FailOn
-	fs.Func("fail-on", "KIND[:THRESHOLD]: exit 3 when such a finding costs more (repeatable)", func(s string) error {
-		g, err := gate.ParseFailOn(s)
-		gates = append(gates, g)
-		return err
-	})
+	var gates gate.FailOns
+	fs.Var(&gates, "fail-on", "KIND[:THRESHOLD]: exit 3 when such a finding costs more (repeatable)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -188,13 +186,8 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return checkGates(res, gates)
-}
-
-// checkGates returns exit 3 naming the first finding that trips a gate.
-func checkGates(res *result.Result, gates []gate.FailOn) error {
-	if fs := gate.Check(res, gates); len(fs) > 0 {
-		return &CodeError{Code: ExitRegression, Msg: fs[0].String()}
+	if f, failed := gates.First(res); failed {
+		return &CodeError{Code: ExitRegression, Msg: f.String()}
 	}
 	return nil
 }

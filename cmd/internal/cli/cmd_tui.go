@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tpptrace/tpptrace"
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/tui"
@@ -51,7 +52,7 @@ func runTUI(ctx context.Context, env *Env, args []string) error {
 	}
 	var opts []tui.Option
 	if *baseline != "" {
-		base, err := readResult(*baseline)
+		base, err := tpptrace.ReadResult(*baseline)
 		if err != nil {
 			return err
 		}

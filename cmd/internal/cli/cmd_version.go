@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+
+	"github.com/tpptrace/tpptrace"
 )
 
 // Version is set at link time (-ldflags "-X .../cli.Version=v1.2.3"); else the module version.
@@ -15,10 +17,7 @@ func ToolVersion() string {
 	if Version != "" {
 		return "tpptrace " + Version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return "tpptrace " + bi.Main.Version
-	}
-	return "tpptrace devel"
+	return tpptrace.ToolVersion()
 }
 
 var versionCmd = &Command{

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
-	"github.com/tpptrace/tpptrace/analysis"
+	"github.com/tpptrace/tpptrace"
 	"github.com/tpptrace/tpptrace/analysis/whatif"
-	"github.com/tpptrace/tpptrace/ingest/optable"
 )
 
 var whatifCmd = &Command{
@@ -93,26 +93,27 @@ func runWhatIf(ctx context.Context, env *Env, args []string) error {
 	return usagef("--format: want text, markdown or json, not %q", *format)
 }
 
+// whatifGraph opens the inputs and builds their step graph; an op table
+// takes no analysis flags.
 func whatifGraph(ctx context.Context, env *Env, in *inputFlags, args []string) (*whatif.Graph, error) {
-	if path, ok := optableArg(args); ok && in.sample == "" {
-		t, err := optable.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		return whatif.FromOpTable(t)
-	}
-	if (in.sample == "") == (len(args) == 0) {
+	_, ops := optableArg(args)
+	ops = ops && in.sample == ""
+	if !ops && (in.sample == "") == (len(args) == 0) {
 		return nil, usagef("want an input (traces, directories, a dataset, an op table) or --sample")
 	}
-	opts, err := in.options()
+	var opts tpptrace.AnalyzeOptions
+	var stepRe *regexp.Regexp
+	var err error
+	if !ops {
+		if opts, stepRe, err = in.options(); err != nil {
+			return nil, err
+		}
+	}
+	tr, err := in.open(ctx, env, args, stepRe)
 	if err != nil {
 		return nil, err
 	}
-	t, err := in.trace(ctx, env, args, opts)
-	if err != nil {
-		return nil, err
-	}
-	return analysis.WhatIfGraph(ctx, t, opts)
+	return tr.WhatIfGraph(ctx, opts)
 }
 
 func pickScenarios(g *whatif.Graph, names string, rank int32) ([]whatif.Scenario, error) {

@@ -1,27 +1,26 @@
 package cli
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
+	"regexp"
 	"time"
 
+	"github.com/tpptrace/tpptrace"
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/optable"
 	"github.com/tpptrace/tpptrace/ingest/source"
-	rpt "github.com/tpptrace/tpptrace/report"
 	"github.com/tpptrace/tpptrace/report/units"
-	"github.com/tpptrace/tpptrace/samples"
 )
 
 // inputFlags are the flags of every command that reads one job: the layout
 // and step flags of analyze, and --sample for a bundled simulated job.
+// They become the options of tpptrace.Open and Trace.Analyze.
 type inputFlags struct {
 	analyzeFlags
 	sample  string
@@ -43,10 +42,10 @@ func (in *inputFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&in.noCache, "no-cache", false, "read the raw traces again and keep no dataset cache (the cache lives in $"+ingest.CacheEnv+" or the user cache directory, never beside the traces)")
 }
 
-// load returns the Result of the inputs and, when they hold one, the trace.
-// A Result file (written by 'analyze --json') is read as it is; traces,
-// directories and datasets are ingested (with the dataset cache) and
-// analysed; --sample simulates a bundled scenario.
+// load returns the Result of the inputs and, when they hold one, the trace
+// (tpptrace.Open, then Trace.Analyze): a Result file is read as it is;
+// traces, directories and datasets are ingested (with the dataset cache)
+// and analysed; --sample simulates a bundled scenario.
 func (in *inputFlags) load(ctx context.Context, env *Env, args []string) (*result.Result, *model.Trace, error) {
 	switch {
 	case in.sample != "" && len(args) > 0:
@@ -54,81 +53,66 @@ func (in *inputFlags) load(ctx context.Context, env *Env, args []string) (*resul
 	case in.sample == "" && len(args) == 0:
 		return nil, nil, usagef("want an input: trace files or directories, a dataset, or a result .json")
 	}
-	opts, err := in.options()
+	opts, stepRe, err := in.options()
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(args) == 1 && isResultFile(args[0]) {
-		r, err := readResult(args[0])
-		if err == nil {
-			analysis.Throughput(r, opts.Model)
-		}
-		return r, nil, err
-	}
-	if path, ok := optableArg(args); ok {
-		ot, err := optable.ReadFile(path)
-		if err != nil {
-			return nil, nil, err
-		}
-		r, err := analysis.AnalyzeOpTable(ot, path, opts)
-		return r, nil, err
-	}
-	t, err := in.trace(ctx, env, args, opts)
+	tr, err := in.open(ctx, env, args, stepRe)
 	if err != nil {
 		return nil, nil, err
 	}
-	var stop func()
-	opts.Progress, stop = analysisProgress(env)
-	if in.onStep != nil {
-		opts.Progress = in.onStep
+	return in.analyze(ctx, env, tr, opts)
+}
+
+// analyze runs the analysis, its progress on stderr or to the TUI.
+func (in *inputFlags) analyze(ctx context.Context, env *Env, tr *tpptrace.Trace, opts tpptrace.AnalyzeOptions) (*result.Result, *model.Trace, error) {
+	t := tr.Model()
+	stop := func() {}
+	if t != nil {
+		opts.Progress, stop = analysisProgress(env)
+		if in.onStep != nil {
+			opts.Progress = in.onStep
+		}
 	}
 	var r *result.Result
+	var err error
 	if in.keepDetail {
-		r, in.detail, err = analysis.AnalyzeDetail(ctx, t, opts)
+		r, in.detail, err = tr.AnalyzeDetail(ctx, opts)
 	} else {
-		r, err = analysis.Analyze(ctx, t, opts)
+		r, err = tr.Analyze(ctx, opts)
 	}
 	stop()
 	return r, t, err
 }
 
-// trace reads the inputs, or simulates the --sample scenario.
-func (in *inputFlags) trace(ctx context.Context, env *Env, args []string, opts analysis.Options) (*model.Trace, error) {
-	if in.sample != "" {
-		cfg, err := samples.Lookup(in.sample)
-		if err != nil {
-			return nil, usagef("%v", err)
-		}
-		job, err := samples.Simulate(cfg)
-		if err != nil {
-			return nil, err
-		}
-		return job.Trace, nil
-	}
+// open reads the inputs, or simulates the --sample scenario, with the
+// progress bar and warnings on stderr (or the TUI's progress); the dataset
+// cache is written while the trace is analysed, and waited for at exit.
+func (in *inputFlags) open(ctx context.Context, env *Env, args []string, stepRe *regexp.Regexp) (*tpptrace.Trace, error) {
 	start := time.Now()
 	var warns warnings
-	src := source.Options{StepRegex: opts.StepRegex, Warn: warns.add, MaxMemory: in.mem.bytes()}
+	var src source.Options
 	stop := startProgress(env, &src)
+	opts := tpptrace.Options{Sample: in.sample, StepRegex: stepRe, NoCache: in.noCache, MaxMemory: in.mem.bytes(),
+		Warn: warns.add, Progress: src.Progress}
 	if in.onRead != nil {
-		src.Progress = in.onRead
+		opts.Progress = in.onRead
 	}
-	load := func() (*model.Trace, error) {
-		t, wait, err := ingest.LoadCachedAsync(ctx, args, src, "")
-		env.atExit(func() { wait(); warns.flush(env, nil) }) // the cache is written while the trace is analysed
-		return t, err
-	}
-	if in.noCache {
-		load = func() (*model.Trace, error) { return ingest.Load(ctx, args, src) }
-	}
-	t, err := load()
+	tr, err := tpptrace.Open(ctx, args, opts)
+	env.atExit(func() { tr.Close(); warns.flush(env, nil) })
 	stop()
 	warns.flush(env, err)
-	if err != nil {
+	switch {
+	case errors.Is(err, tpptrace.ErrUnknownSample):
+		return nil, usagef("%v", err)
+	case err != nil:
 		return nil, err
+	case in.sample == "" && tr.Model() != nil:
+		t := tr.Model()
+		fmt.Fprintf(env.Stderr, "read %s, %s in %s\n", plural(len(t.Ranks), "rank"), plural(t.Events.Len(), "event"), time.Since(start).Round(time.Millisecond))
+		warnPositioned(env, t)
 	}
-	fmt.Fprintf(env.Stderr, "read %s, %s in %s\n", plural(len(t.Ranks), "rank"), plural(t.Events.Len(), "event"), time.Since(start).Round(time.Millisecond))
-	warnPositioned(env, t)
-	return t, nil
+	return tr, nil
 }
 
 // maxPositioned is how many positioned skips stderr lists.
@@ -173,36 +157,6 @@ func analysisProgress(env *Env) (progress func(string), stop func()) {
 	}
 	return func(step string) { fmt.Fprintf(env.Stderr, "\r\033[Kanalysis: %s", step) },
 		func() { fmt.Fprint(env.Stderr, "\r\033[K") }
-}
-
-// isResultFile tells whether path is a JSON Result (it names its
-// schema_version near the top; Chrome traces spell it schemaVersion).
-func isResultFile(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || st.IsDir() {
-		return false
-	}
-	head := make([]byte, 4096)
-	n, _ := io.ReadFull(f, head)
-	return bytes.Contains(head[:n], []byte(`"schema_version"`))
-}
-
-// readResult reads a Result written by 'tpptrace analyze --json'.
-func readResult(path string) (*result.Result, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r, err := rpt.ReadJSON(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return r, nil
 }
 
 // optableArg is the op table args name: one trace-*.parquet file, or a

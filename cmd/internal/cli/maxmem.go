@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"bufio"
 	"flag"
-	"os"
-	"strconv"
-	"strings"
+
+	"github.com/tpptrace/tpptrace"
 )
 
 // memFlag is --max-memory: the live heap a load may use, in bytes; 0 is
@@ -28,24 +26,5 @@ func (m *memFlag) bytes() int64 {
 	if m.set {
 		return m.v
 	}
-	return machineMemory() / 4 * 3
-}
-
-// machineMemory is MemTotal from /proc/meminfo, 0 when unknown (no limit).
-func machineMemory() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
+	return tpptrace.DefaultMaxMemory()
 }
