@@ -1,10 +1,9 @@
-// Package nccl reads what NCCL and PyTorch's NCCL process groups leave
-// behind: NCCL_DEBUG=INFO logs, NCCL Inspector JSON lines, traces of NCCL's
-// example profiler plugin, and PyTorch Flight Recorder dumps. The first three
-// describe ranks (host, GPU, bus id) and communicators; Flight Recorder
-// dumps, read by ReadDump, feed Diagnose, which finds the first collective
-// where the ranks of each process group disagree and names the ranks that
-// hang the job. CommAxis reads the axis a communicator's name states; the
-// placement checks live in analysis/layout, which sees only the model.
+// Package nccl is what the NCCL decoders share: the job-wide key of a
+// communicator (HashKey), the axis its name states (CommAxis), the ranks
+// and communicators that per-process views make (ViewsTrace), and the
+// bounded line reader (EachLine), which checks the memory budget as it
+// goes. The decoders are its sub-packages: ncclog (NCCL_DEBUG=INFO logs),
+// inspector (NCCL Inspector JSON lines) and profiler (the example profiler
+// plugin's traces); ingest/flightrec reads PyTorch Flight Recorder dumps.
 // docs/nccl.md describes the formats, versions and rules.
 package nccl

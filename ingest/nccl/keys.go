@@ -14,8 +14,8 @@ import (
 // records and nsys exports of one job name a communicator alike.
 func HashKey(h uint64) string { return fmt.Sprintf("nccl:%016x", h) }
 
-// hexKey is HashKey of a "0x…" hash as logs and Inspector print it.
-func hexKey(s string) string {
+// HexKey is HashKey of a "0x…" hash as logs and Inspector print it.
+func HexKey(s string) string {
 	h, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s), "0x"), 16, 64)
 	if err != nil {
 		return "nccl:" + strings.ToLower(s)
@@ -23,10 +23,10 @@ func hexKey(s string) string {
 	return HashKey(h)
 }
 
-// namedComm is a communicator whose axis may be told by its name or
+// NamedComm is a communicator whose axis may be told by its name or
 // description: the axis is set, decided "by description", when CommAxis
 // can read it.
-func namedComm(id, name, desc string, members []int32) model.Communicator {
+func NamedComm(id, name, desc string, members []int32) model.Communicator {
 	c := model.Communicator{ID: id, Name: name, Desc: desc, Members: members}
 	if a := CommAxis(c); a != model.AxisUnknown {
 		c.Axis, c.AxisBy = a, model.AxisByDescription

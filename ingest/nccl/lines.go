@@ -5,19 +5,36 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
-// maxLine is the longest line the text readers keep; a longer one is
+// MaxLine is the longest line the text readers keep; a longer one is
 // skipped on its own, with its line number, and reading goes on.
-const maxLine = 1 << 20
+const MaxLine = 1 << 20
 
-// longLine is the skip reason of a line past maxLine.
-var longLine = fmt.Sprintf("line longer than %d bytes: skipped", maxLine)
+// LongLine is the skip reason of a line past MaxLine.
+var LongLine = fmt.Sprintf("line longer than %d bytes: skipped", MaxLine)
 
-// eachLine calls line for every line of r (without its "\n" or "\r\n") and
-// long for every line past maxLine, with 1-based line numbers.
-func eachLine(r io.Reader, line func(n int64, s string), long func(n int64)) error {
-	br := bufio.NewReaderSize(r, maxLine)
+// MaxRanks is the most ranks a communicator may have: a larger rank or
+// nranks in a line is a corrupt line, skipped (docs/limits.md).
+const MaxRanks = 1 << 20
+
+// LineSkip is one unreadable line.
+type LineSkip struct {
+	Line   int64
+	Reason string
+}
+
+// memEvery is how many lines are read between checks of the memory budget.
+const memEvery = 4096
+
+// EachLine calls line for every line of r (without its "\n" or "\r\n") and
+// long for every line past MaxLine, with 1-based line numbers. Every
+// memEvery lines it checks the memory budget maxMem (0: none) and stops
+// with an error wrapping source.ErrMemoryBudget when it is exceeded.
+func EachLine(r io.Reader, maxMem int64, line func(n int64, s string), long func(n int64)) error {
+	br := bufio.NewReaderSize(r, MaxLine)
 	for n := int64(1); ; n++ {
 		b, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -30,6 +47,9 @@ func eachLine(r io.Reader, line func(n int64, s string), long func(n int64)) err
 		}
 		if errors.Is(err, io.EOF) {
 			return nil
+		}
+		if err == nil && n%memEvery == 0 {
+			err = source.CheckMemory(maxMem)
 		}
 		if err != nil {
 			return fmt.Errorf("line %d: %w", n, err)

@@ -7,9 +7,9 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
-// commView is one process's membership in one communicator, as the
+// CommView is one process's membership in one communicator, as the
 // Inspector and profiler-plugin outputs describe it.
-type commView struct {
+type CommView struct {
 	ID     string // HashKey of the commHash
 	Name   string
 	Host   string
@@ -18,7 +18,7 @@ type commView struct {
 	NRanks int32
 }
 
-// viewsTrace builds ranks and communicators from views. A process's global
+// ViewsTrace builds ranks and communicators from views. A process's global
 // rank is its rank in the largest communicator when that one spans every
 // process seen (the world); processes that are not in it are numbered
 // after. Without such a world (the Inspector records no operation under
@@ -26,7 +26,7 @@ type commView struct {
 // in host, then pid order, as torchrun starts them. Views of processes
 // holding several ranks of the largest communicator (one process driving
 // several GPUs) cannot be mapped beyond that communicator.
-func viewsTrace(views []commView, format string, paths []string) *model.Trace {
+func ViewsTrace(views []CommView, format string, paths []string) *model.Trace {
 	t := &model.Trace{}
 	for _, p := range paths {
 		t.Sources = append(t.Sources, model.Source{Path: p, Format: format})
@@ -61,14 +61,14 @@ func viewsTrace(views []commView, format string, paths []string) *model.Trace {
 		if t.FindRank(g) < 0 {
 			t.AddRank(model.Rank{Rank: g, Host: v.Host, PID: v.PID, LocalGPU: -1, Coord: model.UnknownCoord, Source: -1})
 		}
-		t.AddComm(namedComm(v.ID, v.Name, v.Name, []int32{g}))
+		t.AddComm(NamedComm(v.ID, v.Name, v.Name, []int32{g}))
 	}
 	return t
 }
 
 // spansAll reports whether communicator id has as many ranks as there are
 // processes in views.
-func spansAll(views []commView, id string) bool {
+func spansAll(views []CommView, id string) bool {
 	procs := map[procKey]bool{}
 	n := int32(0)
 	for _, v := range views {
@@ -85,7 +85,7 @@ type procKey struct {
 	pid  int64
 }
 
-func largest(views []commView) string {
+func largest(views []CommView) string {
 	best, n := "", int32(-1)
 	for _, v := range views {
 		if v.NRanks > n || v.NRanks == n && v.ID < best {
@@ -95,9 +95,9 @@ func largest(views []commView) string {
 	return best
 }
 
-func sortedViews(views []commView) []commView {
+func sortedViews(views []CommView) []CommView {
 	out := slices.Clone(views)
-	slices.SortFunc(out, func(a, b commView) int {
+	slices.SortFunc(out, func(a, b CommView) int {
 		return cmp.Or(cmp.Compare(a.Host, b.Host), cmp.Compare(a.PID, b.PID), cmp.Compare(a.ID, b.ID), cmp.Compare(a.Rank, b.Rank))
 	})
 	return slices.Compact(out)

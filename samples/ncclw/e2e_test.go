@@ -11,7 +11,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/model"
-	"github.com/tpptrace/tpptrace/ingest/nccl"
+	"github.com/tpptrace/tpptrace/ingest/nccl/inspector"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/kinetow"
@@ -89,7 +89,7 @@ func analyzeDirs(t *testing.T, dirs ...string) (res *result.Result, n int) {
 		t.Fatal(err)
 	}
 	for _, s := range tr.Events.Stream {
-		if s >= 0 && tr.Streams[s].Name == nccl.InspectorStream {
+		if s >= 0 && tr.Streams[s].Name == inspector.InspectorStream {
 			n++
 		}
 	}

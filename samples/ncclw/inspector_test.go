@@ -9,6 +9,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/nccl"
+	"github.com/tpptrace/tpptrace/ingest/nccl/inspector"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
 )
@@ -27,7 +28,7 @@ func TestInspectorRoundTrip(t *testing.T) {
 		if err := WriteInspector(&b, job, r.Rank, InspectorOptions{CommNames: true}); err != nil {
 			t.Fatal(err)
 		}
-		recs, skips, err := nccl.ParseInspector(&b)
+		recs, skips, err := inspector.ParseInspector(&b)
 		if err != nil || len(skips) != 0 {
 			t.Fatalf("rank %d: err %v skips %v", r.Rank, err, skips)
 		}
@@ -38,11 +39,11 @@ func TestInspectorRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := readFormat(t, "nccl-inspector", paths)
+	tr := readInspector(t, paths)
 	checkInspectorComms(t, job, tr)
 }
 
-func checkRecords(t *testing.T, want *model.Trace, r model.Rank, recs []nccl.InspectorRecord) {
+func checkRecords(t *testing.T, want *model.Trace, r model.Rank, recs []inspector.InspectorRecord) {
 	t.Helper()
 	var durs []float64
 	lo, hi := want.Events.RankRange(r.Rank)
@@ -83,17 +84,11 @@ func checkInspectorComms(t *testing.T, job *samples.Job, tr *model.Trace) {
 	}
 }
 
-func readFormat(t *testing.T, name string, paths []string) *model.Trace {
+func readInspector(t *testing.T, paths []string) *model.Trace {
 	t.Helper()
-	for _, f := range nccl.Formats {
-		if f.Name == name {
-			tr, err := f.Read(context.Background(), paths, source.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return tr
-		}
+	tr, err := inspector.Format.Read(context.Background(), paths, source.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("no format %s", name)
-	return nil
+	return tr
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/nccl"
+	"github.com/tpptrace/tpptrace/ingest/nccl/ncclog"
 	"github.com/tpptrace/tpptrace/samples"
 )
 
@@ -24,7 +25,7 @@ func TestLogsRecoverTheJob(t *testing.T) {
 	}
 	for _, pgLines := range []bool{true, false} {
 		logs := readLogs(t, job, pgLines)
-		got := nccl.LogTrace(logs)
+		got := ncclog.LogTrace(logs)
 		checkRanks(t, got, job.Trace)
 		key := func(c model.Communicator) string { return nccl.HashKey(CommHash(c.ID)) }
 		if pgLines {
@@ -36,9 +37,9 @@ func TestLogsRecoverTheJob(t *testing.T) {
 	}
 }
 
-func readLogs(t *testing.T, job *samples.Job, pgLines bool) []*nccl.Log {
+func readLogs(t *testing.T, job *samples.Job, pgLines bool) []*ncclog.Log {
 	t.Helper()
-	var logs []*nccl.Log
+	var logs []*ncclog.Log
 	for _, h := range hosts(job) {
 		var b bytes.Buffer
 		if err := WriteLog(&b, job, h); err != nil {
@@ -48,7 +49,7 @@ func readLogs(t *testing.T, job *samples.Job, pgLines bool) []*nccl.Log {
 		if !pgLines {
 			text = dropLines(text, "ProcessGroupNCCL")
 		}
-		l, err := nccl.ParseLog(h+".log", strings.NewReader(text))
+		l, err := ncclog.ParseLog(h+".log", strings.NewReader(text))
 		if err != nil || len(l.Skipped) != 0 {
 			t.Fatalf("%s: err %v skipped %v", h, err, l.Skipped)
 		}
@@ -111,7 +112,7 @@ func checkComms(t *testing.T, got, want *model.Trace, key func(model.Communicato
 	}
 }
 
-func checkCollCounts(t *testing.T, logs []*nccl.Log, want *model.Trace) {
+func checkCollCounts(t *testing.T, logs []*ncclog.Log, want *model.Trace) {
 	t.Helper()
 	n := 0
 	for i := 0; i < want.Events.Len(); i++ {

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
-	"github.com/tpptrace/tpptrace/ingest/nccl"
+	"github.com/tpptrace/tpptrace/analysis/hang"
+	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/flightrec"
+	hangtext "github.com/tpptrace/tpptrace/report/hang"
 	"github.com/tpptrace/tpptrace/report/units"
 )
 
@@ -36,61 +38,40 @@ func runHang(ctx context.Context, env *Env, args []string) error {
 	fs := newFlags(env, hangCmd)
 	asJSON := fs.Bool("json", false, "print the findings and the culprit as JSON")
 	all := fs.Bool("all", false, "also print every group's first disagreements")
+	var mem memFlag
+	mem.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		return usagef("no dumps given")
 	}
-	dumps, skips, err := nccl.ReadDumpsSkipping(fs.Args())
+	dumps, skips, err := flightrec.ReadDumpsSkipping(fs.Args(), mem.bytes())
 	if err != nil {
 		return err
 	}
 	for _, s := range skips {
 		fmt.Fprintf(env.Stderr, "warning: skipping %s: %s\n", units.Safe(s.Path), units.Safe(s.Reason))
 	}
-	rep, err := nccl.Diagnose(dumps)
+	rep, err := hang.Diagnose(dumps)
 	if err != nil {
 		return err
 	}
-	rep.Explain(skips)
+	hang.Explain(rep, skips)
 	if err := writeHang(env, rep, *asJSON, *all); err != nil {
 		return err
 	}
 	return hangStatus(rep)
 }
 
-func writeHang(env *Env, rep *nccl.HangReport, asJSON, all bool) error {
+func writeHang(env *Env, rep *result.Hang, asJSON, all bool) error {
 	if asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return hangtext.WriteJSON(env.Stdout, rep)
 	}
-	rep = safeHang(rep)
-	if err := nccl.WriteAttribution(env.Stdout, rep); err != nil {
-		return err
-	}
-	writeNoDump(env, rep)
-	if all {
-		fmt.Fprintln(env.Stdout)
-		return nccl.WriteFindings(env.Stdout, rep)
-	}
-	return nil
+	return hangtext.WriteText(env.Stdout, rep, all)
 }
 
-// writeNoDump names each rank without a usable dump: the attribution above
-// cannot see it, and it may be the culprit.
-func writeNoDump(env *Env, rep *nccl.HangReport) {
-	for _, n := range rep.NoDump {
-		why := n.Reason
-		if n.Path != "" {
-			why = n.Path + ": " + n.Reason
-		}
-		fmt.Fprintf(env.Stdout, "rank %d: no usable dump (%s) — it may be the culprit\n", n.Rank, units.Safe(why))
-	}
-}
-
-func hangStatus(rep *nccl.HangReport) error {
+func hangStatus(rep *result.Hang) error {
 	if rep.Culprit == nil {
 		return nil
 	}
@@ -100,30 +81,4 @@ func hangStatus(rep *nccl.HangReport) error {
 		msg += fmt.Sprintf("; and, independently, %s ranks %v in process group %s (%s)", c.Kind, c.Ranks, c.Group, c.Desc)
 	}
 	return &CodeError{Code: ExitRegression, Msg: msg}
-}
-
-// safeHang is a copy of rep whose strings from the dumps (group names and
-// descriptions, ops, shapes, dtypes) are fit for a terminal (units.Safe).
-func safeHang(rep *nccl.HangReport) *nccl.HangReport {
-	out := *rep
-	out.Findings = make([]nccl.Finding, len(rep.Findings))
-	for i, f := range rep.Findings {
-		out.Findings[i] = safeFinding(f)
-	}
-	out.Culprits = make([]nccl.Finding, len(rep.Culprits))
-	for i, f := range rep.Culprits {
-		out.Culprits[i] = safeFinding(f)
-	}
-	if rep.Culprit != nil {
-		c := safeFinding(*rep.Culprit)
-		out.Culprit = &c
-	}
-	return &out
-}
-
-func safeFinding(f nccl.Finding) nccl.Finding {
-	for _, p := range []*string{&f.Group, &f.Desc, &f.Kind, &f.Op, &f.Size, &f.DType, &f.Detail} {
-		*p = units.Safe(*p)
-	}
-	return f
 }

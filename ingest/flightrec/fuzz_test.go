@@ -1,0 +1,33 @@
+package flightrec
+
+import (
+	"testing"
+
+	"github.com/tpptrace/tpptrace/analysis/hang"
+	"github.com/tpptrace/tpptrace/ingest/model"
+)
+
+// FuzzDumpFrom feeds the Flight Recorder value decoder (pickle or JSON,
+// then dumpFrom and Diagnose): no panic, and an error quotes little.
+func FuzzDumpFrom(f *testing.F) {
+	f.Add(frBomb(6, 4))
+	f.Add(frBomb(2, 3))
+	f.Add([]byte(`{"version": "2.9", "pg_config": {"0": {"name": "0", "desc": "default_pg", "ranks": "[0, 1]"}}, "pg_status": {},
+		"entries": [{"record_id": 0, "pg_id": 0, "process_group": ["0", "default_pg"], "collective_seq_id": 1, "profiling_name": "nccl:all_reduce",
+		"state": "completed", "time_created_ns": 5, "duration_ms": 1.5, "input_sizes": [[4]], "input_dtypes": ["Float"]}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, err := decodeDump(b)
+		if err != nil {
+			return
+		}
+		d, err := dumpFrom(v, 0)
+		if err != nil {
+			if len(err.Error()) > 4096 {
+				t.Fatalf("the error quotes %d bytes", len(err.Error()))
+			}
+			return
+		}
+		d.Path, d.Rank = "rank_0", 0
+		hang.Diagnose([]*model.FRDump{d})
+	})
+}

@@ -1,0 +1,58 @@
+package ncclog
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/source"
+)
+
+// Format is the NCCL_DEBUG=INFO log format for the registry in package ingest.
+var Format = source.Format{Name: "nccl-log", About: "NCCL_DEBUG=INFO logs: ranks, hosts, GPUs and communicators",
+	Sniff: func(_ string, head []byte) bool { return infoRe.Match(head) }, Read: readLogs}
+
+func readLogs(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
+	var logs []*Log
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		l, err := readLog(p, opts.MaxMemory)
+		if err != nil {
+			return nil, err
+		}
+		warnUnknown(l, opts)
+		logs = append(logs, l)
+	}
+	t := LogTrace(logs)
+	for _, l := range logs {
+		for _, v := range l.Unknown {
+			t.Skip(l.Path, -1, "", "NCCL version %s is outside 2.%d–2.%d: read with the rules of those versions", v, MinVersion, MaxVersion)
+		}
+	}
+	return t, nil
+}
+
+func readLog(p string, maxMem int64) (*Log, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("nccl log: %w", err)
+	}
+	defer f.Close()
+	l, err := parseLog(p, f, maxMem)
+	if err != nil {
+		return nil, &source.FileError{Path: p, Offset: -1, Err: err}
+	}
+	return l, nil
+}
+
+func warnUnknown(l *Log, opts source.Options) {
+	if opts.Warn == nil {
+		return
+	}
+	for _, v := range l.Unknown {
+		opts.Warn(fmt.Sprintf("%s: NCCL version %s is outside 2.%d–2.%d; its lines may be misread", l.Path, v, MinVersion, MaxVersion))
+	}
+}

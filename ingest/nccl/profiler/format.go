@@ -1,0 +1,63 @@
+package profiler
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/nccl"
+	"github.com/tpptrace/tpptrace/ingest/source"
+)
+
+// Format is the example profiler plugin's format for the registry in
+// package ingest.
+var Format = source.Format{Name: "nccl-profiler", About: "NCCL example profiler plugin traces: communicators by CommHash",
+	Sniff: sniff, Read: readProfiler}
+
+func sniff(_ string, head []byte) bool {
+	t := bytes.TrimLeft(head, " \t\r\n")
+	if len(t) == 0 || t[0] != '[' {
+		return false
+	}
+	for _, c := range []string{"GROUP_API", "KERNEL_LAUNCH", "COLL", "P2P", "PROXY", "GROUP"} {
+		if bytes.Contains(head, []byte(`"cat": "`+c+`"`)) || bytes.Contains(head, []byte(`"cat":"`+c+`"`)) {
+			return true
+		}
+	}
+	return false
+}
+
+func readProfiler(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
+	var views []nccl.CommView
+	var skips []model.Skip
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("nccl profiler: %w", err)
+		}
+		evs, sk, err := parse(bytes.NewReader(b), opts.MaxMemory)
+		if err != nil {
+			return nil, &source.FileError{Path: p, Offset: -1, Err: err}
+		}
+		for _, s := range sk {
+			skips = append(skips, model.Skip{Source: p, Offset: s.Line, Unit: "line", Reason: s.Reason, Count: 1})
+		}
+		views = append(views, profViews(evs, profHost(p))...)
+	}
+	t := nccl.ViewsTrace(views, "nccl-profiler", paths)
+	t.Skipped = append(t.Skipped, skips...)
+	return t, nil
+}
+
+// profHost takes the host from NCCL ≤2.26 file names (<prefix>-<host>-<tid>.txt).
+func profHost(p string) string {
+	parts := strings.Split(strings.TrimSuffix(filepath.Base(p), ".txt"), "-")
+	if len(parts) >= 3 && strings.HasSuffix(p, ".txt") {
+		return parts[len(parts)-2]
+	}
+	return ""
+}
