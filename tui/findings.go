@@ -9,8 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/palette"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // findings lists the diagnosis with the selected finding's evidence and remedy.
@@ -46,7 +45,7 @@ func (f *findings) View() string {
 	}
 	var lines []string
 	for i, x := range fs {
-		line := fmt.Sprintf("%-6s %-16s %10s %7s  %s", x.Severity, x.Kind, units.Duration(x.CostNs), units.Percent(x.CostShare), units.Safe(x.Summary))
+		line := fmt.Sprintf("%-6s %-16s %10s %7s  %s", x.Severity, x.Kind, vocab.Duration(x.CostNs), vocab.Percent(x.CostShare), vocab.Safe(x.Summary))
 		if i == f.row {
 			line = f.c.Styles.Selected.Render(line)
 		}
@@ -59,11 +58,11 @@ func (f *findings) detail() []string {
 	x := f.c.Res.Findings[max(f.row, 0)]
 	out := []string{"", f.c.Styles.Header.Render("Evidence")}
 	for _, e := range x.Evidence {
-		out = append(out, wrap("  • ", units.Safe(e), f.w)...)
+		out = append(out, wrap("  • ", vocab.Safe(e), f.w)...)
 	}
 	if x.Remedy != "" {
 		out = append(out, "", f.c.Styles.Header.Render("Remedy"))
-		out = append(out, wrap("  ", units.Safe(x.Remedy), f.w)...)
+		out = append(out, wrap("  ", vocab.Safe(x.Remedy), f.w)...)
 	}
 	if len(x.Ranks) > 0 {
 		out = append(out, "", "ranks: "+joinInts(x.Ranks))
@@ -81,9 +80,9 @@ func joinInts(v []int) string {
 
 // findingCategory is the timeline category that shows a finding's cost.
 var findingCategory = map[string]string{
-	result.KindBubble: palette.Bubble, result.KindExposedTP: palette.TPExposed, result.KindExposedPP: palette.PPExposed,
-	result.KindExposedDP: palette.DPExposed, result.KindExposedA2A: palette.A2AExposed, result.KindSlowRank: palette.Compute,
-	result.KindImbalance: palette.Compute, result.KindGPUIdle: palette.Idle, result.KindLateRank: palette.TPExposed,
+	result.KindBubble: vocab.CatBubble, result.KindExposedTP: vocab.CatTPExposed, result.KindExposedPP: vocab.CatPPExposed,
+	result.KindExposedDP: vocab.CatDPExposed, result.KindExposedA2A: vocab.CatA2AExposed, result.KindSlowRank: vocab.CatCompute,
+	result.KindImbalance: vocab.CatCompute, result.KindGPUIdle: vocab.CatIdle, result.KindLateRank: vocab.CatTPExposed,
 }
 
 // findingRanks are the finding's ranks, else its stages' ranks (none: all).

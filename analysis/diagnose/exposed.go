@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"fmt"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"maps"
 	"slices"
 	"strings"
@@ -135,7 +136,7 @@ func axisShare(res *result.Result, f *result.Finding, ax string, exposed, xfer i
 	late, lateWho := claimed(res, claims.late, ax, wait-slow)
 	f.CostNs = exposed - slow - late
 	_, f.Ranks = meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs[ax] })
-	f.Summary = fmt.Sprintf("exposed %s communication: %s per step not hidden under compute", axisWords(ax), dur(exposed))
+	f.Summary = fmt.Sprintf("exposed %s communication: %s per step not hidden under compute", vocab.AxisWords(ax), dur(exposed))
 	if f.CostNs < exposed {
 		f.Summary += fmt.Sprintf(", %s of it not waiting for a slow or late rank", dur(f.CostNs))
 	}

@@ -3,6 +3,7 @@ package diagnose
 import (
 	"cmp"
 	"fmt"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"slices"
 	"strings"
 
@@ -53,7 +54,7 @@ func Findings(res *result.Result, in Inputs) []result.Finding {
 	fs = append(fs, idleFinding(res)...)
 	late := LateRanks(res, in.Arrivals)
 	claims := waitClaims{slow: in.SlowWaitNs, late: lateWaits(late)}
-	for _, ax := range []string{"TP", "PP", "DP", "CP", "EP", "A2A", "other"} {
+	for _, ax := range vocab.FindingAxes {
 		fs = append(fs, exposedFinding(res, ax, claims)...)
 	}
 	fs = append(fs, lateFindings(res, late)...)
@@ -144,7 +145,7 @@ func slowFindings(res *result.Result, waits map[int32]map[string]int64) []result
 // waitAxes lists the axes with a positive wait: "TP, DP".
 func waitAxes(w map[string]int64) string {
 	var axes []string
-	for _, ax := range []string{"TP", "PP", "DP", "CP", "EP", "A2A", "other"} {
+	for _, ax := range vocab.FindingAxes {
 		if w[ax] > 0 {
 			axes = append(axes, ax)
 		}

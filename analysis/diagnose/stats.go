@@ -1,9 +1,10 @@
 package diagnose
 
 import (
-	"fmt"
 	"math"
 	"slices"
+
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // median returns the median of xs (0 for none); xs is not modified.
@@ -70,20 +71,5 @@ func severity(share float64) string {
 	}
 }
 
-// dur formats nanoseconds for evidence lines: "18.3 ms", "420 µs".
-// (analysis may not import report/units.)
-func dur(ns int64) string {
-	switch a := math.Abs(float64(ns)); {
-	case a >= 1e9:
-		return fmt.Sprintf("%.2f s", float64(ns)/1e9)
-	case a >= 1e6:
-		return fmt.Sprintf("%.1f ms", float64(ns)/1e6)
-	case a >= 1e3:
-		return fmt.Sprintf("%.0f µs", float64(ns)/1e3)
-	default:
-		return fmt.Sprintf("%d ns", ns)
-	}
-}
-
-// pct formats a fraction as a percentage: "19 %".
-func pct(f float64) string { return fmt.Sprintf("%.0f %%", 100*f) }
+// dur and pct are the vocabulary's formats of a finding's sentences.
+var dur, pct = vocab.DurationBrief, vocab.PercentWhole

@@ -2,7 +2,8 @@
 // versioned contract that the text report, the JSON output, plots, the TUI,
 // exports, `tpptrace compare` and users' scripts consume.
 //
-// JSON field names are a public contract. Times are integer nanoseconds per
+// JSON field names are a public contract; per-axis maps are keyed by
+// vocab.Axes (and "other"). Times are integer nanoseconds per
 // step, averaged over the analysed steps, unless a field says otherwise;
 // fractions are in 0..1. Adding fields is a minor change; renaming or
 // removing one bumps SchemaVersion.
@@ -21,11 +22,6 @@ const SchemaVersion = 1
 // it. 1: missing_ranks, phase_source, schedule_evidence, steps_from,
 // unaligned_ranks, A2A, and the whatif section.
 const SchemaMinor = 1
-
-// Axes are the keys used in per-axis maps. "A2A" is all-to-all traffic
-// that is not expert parallelism (a recommender's embedding exchange):
-// not a layout axis, it has no size or coordinate.
-var Axes = []string{"TP", "PP", "DP", "CP", "EP", "A2A"}
 
 // Result is the outcome of analysing one job.
 type Result struct {
@@ -368,7 +364,7 @@ type TimelineRow struct {
 	Segments []Segment `json:"segments"`
 }
 
-// Segment is a run of one category. Category is one of "compute",
+// Segment is a run of one category (vocab.Categories). Category is one of "compute",
 // "tp", "pp", "dp", "tp_exposed", "pp_exposed", "dp_exposed", "cp_exposed",
 // "ep_exposed", "a2a_exposed", "memcpy", "pp_wait", "bubble", "idle" (exposed =
 // communication with no compute under it).

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"image/color"
 
 	"github.com/tpptrace/tpptrace/report/palette"
@@ -20,9 +21,9 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 // categoryLegend lists the categories present, in palette order.
 func categoryLegend(present map[string]bool) plot.Legend {
 	l := plot.NewLegend()
-	for _, cat := range palette.Categories {
+	for _, cat := range vocab.Categories {
 		if present[cat] {
-			l.Add(palette.Label(cat), swatch{palette.Color(cat)})
+			l.Add(vocab.CategoryLabel(cat), swatch{palette.Color(cat)})
 		}
 	}
 	return l

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -31,7 +32,7 @@ func ArrivalSkew(r *result.Result) (Figure, bool) {
 		if err != nil {
 			continue
 		}
-		b.Color, b.LineStyle.Width = palette.Color(palette.Exposed(axis)), 0
+		b.Color, b.LineStyle.Width = palette.Color(vocab.ExposedCategory(axis)), 0
 		b.Offset = w * vg.Length(2*i-len(axes)+1) / 2
 		p.Add(b)
 		l.Add(axis+" wait", b)

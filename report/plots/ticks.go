@@ -4,7 +4,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"gonum.org/v1/plot"
 )
 
@@ -21,7 +21,7 @@ func (byteTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 		t := plot.Tick{Value: v}
 		if int(e)%2 == 0 {
-			t.Label = units.Bytes(int64(v))
+			t.Label = vocab.Bytes(int64(v))
 		}
 		ticks = append(ticks, t)
 	}

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/nccl"
-	"github.com/tpptrace/tpptrace/report/units"
 )
 
 var hangCmd = &Command{
@@ -47,7 +47,7 @@ func runHang(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	for _, s := range skips {
-		fmt.Fprintf(env.Stderr, "warning: skipping %s: %s\n", units.Safe(s.Path), units.Safe(s.Reason))
+		fmt.Fprintf(env.Stderr, "warning: skipping %s: %s\n", vocab.Safe(s.Path), vocab.Safe(s.Reason))
 	}
 	rep, err := nccl.Diagnose(dumps)
 	if err != nil {
@@ -86,7 +86,7 @@ func writeNoDump(env *Env, rep *nccl.HangReport) {
 		if n.Path != "" {
 			why = n.Path + ": " + n.Reason
 		}
-		fmt.Fprintf(env.Stdout, "rank %d: no usable dump (%s) — it may be the culprit\n", n.Rank, units.Safe(why))
+		fmt.Fprintf(env.Stdout, "rank %d: no usable dump (%s) — it may be the culprit\n", n.Rank, vocab.Safe(why))
 	}
 }
 
@@ -103,7 +103,7 @@ func hangStatus(rep *nccl.HangReport) error {
 }
 
 // safeHang is a copy of rep whose strings from the dumps (group names and
-// descriptions, ops, shapes, dtypes) are fit for a terminal (units.Safe).
+// descriptions, ops, shapes, dtypes) are fit for a terminal (vocab.Safe).
 func safeHang(rep *nccl.HangReport) *nccl.HangReport {
 	out := *rep
 	out.Findings = make([]nccl.Finding, len(rep.Findings))
@@ -123,7 +123,7 @@ func safeHang(rep *nccl.HangReport) *nccl.HangReport {
 
 func safeFinding(f nccl.Finding) nccl.Finding {
 	for _, p := range []*string{&f.Group, &f.Desc, &f.Kind, &f.Op, &f.Size, &f.DType, &f.Detail} {
-		*p = units.Safe(*p)
+		*p = vocab.Safe(*p)
 	}
 	return f
 }

@@ -13,10 +13,10 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/optable"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	rpt "github.com/tpptrace/tpptrace/report"
-	"github.com/tpptrace/tpptrace/report/units"
 	"github.com/tpptrace/tpptrace/samples"
 )
 
@@ -149,7 +149,7 @@ func warnPositioned(env *Env, t *model.Trace) {
 			continue
 		}
 		if n++; n <= maxPositioned {
-			fmt.Fprintf(env.Stderr, "warning: %s: %s %d: %s (×%d)\n", units.Safe(s.Source), s.Unit, s.Offset, units.Safe(s.Reason), s.Count)
+			fmt.Fprintf(env.Stderr, "warning: %s: %s %d: %s (×%d)\n", vocab.Safe(s.Source), s.Unit, s.Offset, vocab.Safe(s.Reason), s.Count)
 		}
 	}
 	if n > maxPositioned {
