@@ -9,6 +9,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/kineto"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
@@ -93,12 +94,12 @@ func TestDLRMNamesLateRank(t *testing.T) {
 	var late, a2a result.Finding
 	for _, f := range res.Findings {
 		switch f.Kind {
-		case result.KindLateRank:
+		case vocab.KindLateRank:
 			if late.Kind != "" {
 				t.Errorf("second late rank %+v", f)
 			}
 			late = f
-		case result.KindExposedA2A:
+		case vocab.KindExposedA2A:
 			a2a = f
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples/nvmlw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
@@ -23,7 +24,7 @@ func TestSlowRankCitesGPUSamples(t *testing.T) {
 	}
 	tr := sampletest.Load(t, source.Options{}, append([]string{sampletest.KinetoDir(t, job)}, paths...)...)
 	res := mustAnalyze(t, tr)
-	slow, ok := findingOf(res, result.KindSlowRank)
+	slow, ok := findingOf(res, vocab.KindSlowRank)
 	if !ok || slow.Ranks[0] != job.Config.SlowRank {
 		t.Fatalf("slow-rank finding %+v, want rank %d", slow, job.Config.SlowRank)
 	}
@@ -41,7 +42,7 @@ func checkThrottle(t *testing.T, res *result.Result, slow, clock int) {
 	t.Helper()
 	var throttled []int
 	for _, f := range res.Findings {
-		if f.Kind == result.KindGPUThrottle {
+		if f.Kind == vocab.KindGPUThrottle {
 			throttled = append(throttled, f.Ranks...)
 		}
 	}

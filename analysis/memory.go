@@ -6,6 +6,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // memSkew is how far above the other stages' largest peak one stage's peak
@@ -59,7 +60,7 @@ func memFinding(res *result.Result) *result.Finding {
 	if other <= 0 || float64(peak) < memSkew*float64(other) && !gpipe {
 		return nil
 	}
-	return &result.Finding{Kind: result.KindMemoryPeak, Severity: "medium",
+	return &result.Finding{Kind: vocab.KindMemoryPeak, Severity: vocab.SevMedium,
 		Summary:  fmt.Sprintf("stage %d holds %d microbatches' activations at its peak: %.1f GiB, %.2f× the largest other stage's", top, heldMicrobatches(res, top), gib(peak), float64(peak)/float64(other)),
 		Evidence: stagePeakLines(res),
 		Remedy:   memRemedy(res.Schedule),

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // remedyMissing is the missing_ranks finding's remedy.
@@ -159,7 +160,7 @@ func missingFinding(res *result.Result, m missing) *result.Finding {
 	}
 	ev := append(slices.Clone(m.evidence),
 		fmt.Sprintf("every figure describes the %s read only; a missing rank may be the slow one", plural(m.read, "rank")))
-	return &result.Finding{Kind: result.KindMissingRanks, Severity: "high", Ranks: slices.Clone(m.ranks), Remedy: remedyMissing,
+	return &result.Finding{Kind: vocab.KindMissingRanks, Severity: vocab.SevHigh, Ranks: slices.Clone(m.ranks), Remedy: remedyMissing,
 		Summary:  fmt.Sprintf("missing ranks: %s %s no trace among the inputs (%s)", ranksText(m.ranks), hasHave(len(m.ranks)), counts),
 		Evidence: ev}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples/kinetow"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
@@ -63,7 +64,7 @@ func TestCompleteJobMissesNoRank(t *testing.T) {
 	if len(res.MissingRanks) != 0 || res.DeclaredWorldSize != job.Config.World() {
 		t.Fatalf("missing %v, declared %d; want none of %d", res.MissingRanks, res.DeclaredWorldSize, job.Config.World())
 	}
-	if f := findKind(res, result.KindMissingRanks); f != nil {
+	if f := findKind(res, vocab.KindMissingRanks); f != nil {
 		t.Fatal("a complete job has a missing_ranks finding")
 	}
 }
@@ -75,7 +76,7 @@ func checkMissing(t *testing.T, res *result.Result, rank, world int, want string
 	if !slices.Equal(res.MissingRanks, []int{rank}) || res.DeclaredWorldSize != world || res.WorldSize != world-1 {
 		t.Fatalf("missing %v, declared %d, world %d; want [%d] of %d, %d read", res.MissingRanks, res.DeclaredWorldSize, res.WorldSize, rank, world, world-1)
 	}
-	if len(res.Findings) == 0 || res.Findings[0].Kind != result.KindMissingRanks {
+	if len(res.Findings) == 0 || res.Findings[0].Kind != vocab.KindMissingRanks {
 		t.Fatalf("first finding is not missing_ranks: %+v", res.Findings)
 	}
 	f := res.Findings[0]

@@ -1,13 +1,13 @@
 package analysis
 
 import (
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/measure"
 	"github.com/tpptrace/tpptrace/analysis/pipeline"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // timeline classifies step k of every rank into segments on the aligned clock.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/tpptrace/tpptrace/analysis/diagnose"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -75,9 +76,9 @@ func quoteReplay(res *result.Result) {
 		f := &res.Findings[i]
 		name := ""
 		switch {
-		case f.Kind == result.KindSlowRank && len(f.Ranks) > 0:
+		case f.Kind == vocab.KindSlowRank && len(f.Ranks) > 0:
 			name = fmt.Sprintf("fix rank %d", f.Ranks[0])
-		case f.Kind == result.KindImbalance:
+		case f.Kind == vocab.KindImbalance:
 			name = "balance stages"
 		}
 		if s, ok := gain[name]; ok && name != "" {
@@ -85,7 +86,7 @@ func quoteReplay(res *result.Result) {
 		}
 	}
 	slices.SortStableFunc(res.Findings, func(a, b result.Finding) int {
-		if am, bm := a.Kind == result.KindMissingRanks, b.Kind == result.KindMissingRanks; am != bm {
+		if am, bm := a.Kind == vocab.KindMissingRanks, b.Kind == vocab.KindMissingRanks; am != bm {
 			return map[bool]int{true: -1, false: 1}[am]
 		}
 		return cmp.Compare(b.CostNs, a.CostNs)

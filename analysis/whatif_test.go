@@ -10,6 +10,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/analysis/whatif"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
@@ -143,7 +144,7 @@ func TestAnalyzeWhatIf(t *testing.T) {
 		t.Fatalf("no fix rank 3 scenario in %+v", wi.Scenarios)
 	}
 	for _, f := range res.Findings {
-		if f.Kind == result.KindSlowRank && !strings.Contains(strings.Join(f.Evidence, "\n"), "replay (fix rank 3)") {
+		if f.Kind == vocab.KindSlowRank && !strings.Contains(strings.Join(f.Evidence, "\n"), "replay (fix rank 3)") {
 			t.Errorf("slow-rank finding does not quote the replay: %q", f.Evidence)
 		}
 	}
@@ -225,7 +226,7 @@ func TestReplayCostsTheSlowRankFinding(t *testing.T) {
 	}
 	var f *result.Finding
 	for i := range res.Findings {
-		if res.Findings[i].Kind == result.KindSlowRank {
+		if res.Findings[i].Kind == vocab.KindSlowRank {
 			f = &res.Findings[i]
 		}
 	}
@@ -239,7 +240,7 @@ func TestReplayCostsTheSlowRankFinding(t *testing.T) {
 		t.Errorf("slow-rank cost %d ns, the job without it is %d ns faster", f.CostNs, want)
 	}
 	for i := 1; i < len(res.Findings); i++ {
-		if res.Findings[i].CostNs > res.Findings[i-1].CostNs && res.Findings[i-1].Kind != result.KindMissingRanks {
+		if res.Findings[i].CostNs > res.Findings[i-1].CostNs && res.Findings[i-1].Kind != vocab.KindMissingRanks {
 			t.Errorf("findings %d and %d out of cost order", i-1, i)
 		}
 	}

@@ -3,11 +3,11 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"maps"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // A job without a pipeline (PP = 1: DDP, FSDP, DLRM, a single GPU) has no

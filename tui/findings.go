@@ -32,7 +32,7 @@ func (f *findings) Update(msg tea.Msg) (Component, tea.Cmd) {
 			f.row = max(f.row-1, 0)
 		case key.Matches(k, f.c.Keys.Jump) && len(f.c.Res.Findings) > 0:
 			x := f.c.Res.Findings[f.row]
-			return f, JumpCmd(findingRanks(f.c.Res, x), findingCategory[x.Kind], x.Summary)
+			return f, JumpCmd(findingRanks(f.c.Res, x), findingCategory(x.Kind), x.Summary)
 		}
 	}
 	return f, nil
@@ -78,11 +78,11 @@ func joinInts(v []int) string {
 	return strings.Join(s, ", ")
 }
 
-// findingCategory is the timeline category that shows a finding's cost.
-var findingCategory = map[string]string{
-	result.KindBubble: vocab.CatBubble, result.KindExposedTP: vocab.CatTPExposed, result.KindExposedPP: vocab.CatPPExposed,
-	result.KindExposedDP: vocab.CatDPExposed, result.KindExposedA2A: vocab.CatA2AExposed, result.KindSlowRank: vocab.CatCompute,
-	result.KindImbalance: vocab.CatCompute, result.KindGPUIdle: vocab.CatIdle, result.KindLateRank: vocab.CatTPExposed,
+// findingCategory is the timeline category that shows a finding's cost
+// (the registry's), "" when none does.
+func findingCategory(kind string) string {
+	k, _ := vocab.LookupKind(kind)
+	return k.Category
 }
 
 // findingRanks are the finding's ranks, else its stages' ranks (none: all).

@@ -2,11 +2,11 @@ package tui
 
 import (
 	"fmt"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"sort"
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"github.com/tpptrace/tpptrace/tui/events"
 )

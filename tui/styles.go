@@ -1,11 +1,11 @@
 package tui
 
 import (
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"image/color"
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 )
 

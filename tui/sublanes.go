@@ -1,9 +1,9 @@
 package tui
 
 import (
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"strings"
 
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/tui/events"
 )
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // fourByTwo is a 2-stage, 4-ranks-per-stage result with the given compute
@@ -67,7 +68,7 @@ func TestImbalanceAndFindings(t *testing.T) {
 	for _, f := range fs {
 		kinds = append(kinds, f.Kind)
 	}
-	want := []string{result.KindBubble, result.KindImbalance, result.KindExposedTP, result.KindTopology}
+	want := []string{vocab.KindBubble, vocab.KindImbalance, vocab.KindExposedTP, vocab.KindTopology}
 	if strings.Join(kinds, ",") != strings.Join(want, ",") {
 		t.Fatalf("findings %v, want %v", kinds, want)
 	}
@@ -108,9 +109,9 @@ func TestTopologyDoesNotRecountExposedTP(t *testing.T) {
 	var topo, tp result.Finding
 	for _, f := range fs {
 		switch f.Kind {
-		case result.KindTopology:
+		case vocab.KindTopology:
 			topo = f
-		case result.KindExposedTP:
+		case vocab.KindExposedTP:
 			tp = f
 		}
 	}

@@ -2,12 +2,12 @@ package diagnose
 
 import (
 	"fmt"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // The bubble, PP and exposed-communication findings share out the time a
@@ -28,7 +28,7 @@ func bubbleFinding(res *result.Result) []result.Finding {
 	if cost <= 0 {
 		return nil
 	}
-	f := result.Finding{Kind: result.KindBubble, CostNs: cost, Ranks: ranks, Remedy: bubbleRemedy(res),
+	f := result.Finding{Kind: vocab.KindBubble, CostNs: cost, Ranks: ranks, Remedy: bubbleRemedy(res),
 		Summary: fmt.Sprintf("pipeline bubble: GPUs wait %s per step (%s of the step)", dur(cost), pct(share(cost, res.StepNs)))}
 	for _, s := range res.Stages {
 		f.Stages = append(f.Stages, s.Stage)
@@ -85,7 +85,7 @@ func exposedFinding(res *result.Result, ax string, claims waitClaims) []result.F
 	}
 	xfer, _ := meanRanks(res, func(r result.RankStats) int64 { return r.ExposedTransferNs[ax] })
 	comm, _ := meanRanks(res, func(r result.RankStats) int64 { return r.CommNs[ax] })
-	f := result.Finding{Kind: "exposed_" + strings.ToLower(ax) + "_comm", Remedy: exposedRemedy(res, ax, exposed, comm),
+	f := result.Finding{Kind: vocab.ExposedKind(ax), Remedy: exposedRemedy(res, ax, exposed, comm),
 		Evidence: []string{fmt.Sprintf("%s kernels run %s per step on average; %s of it overlaps compute", ax, dur(comm), pct(1-share(exposed, comm)))}}
 	if ax == "PP" {
 		ppShare(res, &f, exposed, xfer)

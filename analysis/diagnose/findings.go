@@ -3,11 +3,11 @@ package diagnose
 import (
 	"cmp"
 	"fmt"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"slices"
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // Remedies, as the seed gives them (§6.8, §6.10).
@@ -105,7 +105,7 @@ func imbalanceFinding(res *result.Result, gain int64) []result.Finding {
 		return nil
 	}
 	b := res.Stages[max(0, slices.IndexFunc(res.Stages, func(s result.StageStats) bool { return s.Stage == res.BottleneckStage }))]
-	f := result.Finding{Kind: result.KindImbalance, CostNs: gain, Ranks: b.Ranks, Stages: []int{b.Stage}, Remedy: remedyImbalance,
+	f := result.Finding{Kind: vocab.KindImbalance, CostNs: gain, Ranks: b.Ranks, Stages: []int{b.Stage}, Remedy: remedyImbalance,
 		Summary: fmt.Sprintf("stage imbalance: stage %d computes %s per step, %.2f× the mean stage", b.Stage, dur(b.ComputeNs), res.StageImbalance)}
 	for _, s := range res.Stages {
 		line := fmt.Sprintf("stage %d compute %s", s.Stage, dur(s.ComputeNs))
@@ -135,7 +135,7 @@ func slowFindings(res *result.Result, waits map[int32]map[string]int64) []result
 			}
 			ev = slices.Insert(ev, at, fmt.Sprintf("that wait is counted here, not under exposed %s communication", axes))
 		}
-		fs = append(fs, result.Finding{Kind: result.KindSlowRank, CostNs: cost, Ranks: []int{r.Rank}, Stages: []int{r.PP},
+		fs = append(fs, result.Finding{Kind: vocab.KindSlowRank, CostNs: cost, Ranks: []int{r.Rank}, Stages: []int{r.PP},
 			Summary:  fmt.Sprintf("slow rank: %s computes %s more than its peers", Describe(r), pct(s.ComputeExcess)),
 			Evidence: ev, Remedy: remedySlow})
 	}
@@ -156,7 +156,7 @@ func waitAxes(w map[string]int64) string {
 func topologyFindings(res *result.Result, ps []Problem) []result.Finding {
 	var fs []result.Finding
 	for _, p := range ps {
-		f := result.Finding{Kind: result.KindTopology, Severity: "medium", Summary: p.Summary, Remedy: remedyTopology,
+		f := result.Finding{Kind: vocab.KindTopology, Severity: vocab.SevMedium, Summary: p.Summary, Remedy: remedyTopology,
 			Evidence: []string{p.Kind}}
 		for _, r := range p.Ranks {
 			f.Ranks = append(f.Ranks, int(r))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 const remedyIdle = "keep the GPU fed: look at data loading, CPU-side launch overhead (CUDA graphs, larger kernels) " +
@@ -20,7 +21,7 @@ func idleFinding(res *result.Result) []result.Finding {
 	if share(idle, res.StepNs) < 0.03 {
 		return nil
 	}
-	f := result.Finding{Kind: result.KindGPUIdle, CostNs: idle, Ranks: ranks, Stages: []int{0}, Remedy: remedyIdle,
+	f := result.Finding{Kind: vocab.KindGPUIdle, CostNs: idle, Ranks: ranks, Stages: []int{0}, Remedy: remedyIdle,
 		Summary: fmt.Sprintf("idle GPU: no kernel runs %s per step (%s of the step), and no pipeline explains it", dur(idle), pct(share(idle, res.StepNs)))}
 	for _, r := range ranks[:min(3, len(ranks))] {
 		if st, ok := rankStats(res, r); ok {

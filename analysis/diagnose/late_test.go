@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // lateArrival: rank 2 of fourByTwo's first stage arrives last at 14 of its
@@ -28,7 +29,7 @@ func TestLateRankNamedAndClaimsTheWait(t *testing.T) {
 		res.Ranks[i].ExposedTransferNs = map[string]int64{"TP": 5e6, "DP": 1e6}
 	}
 	fs := Findings(res, Inputs{Arrivals: []Arrival{lateArrival()}})
-	late, ok := findingByKind(fs, result.KindLateRank)
+	late, ok := findingByKind(fs, vocab.KindLateRank)
 	if !ok || len(late.Ranks) != 1 || late.Ranks[0] != 2 || late.CostNs != 1e6 {
 		t.Fatalf("late finding %+v, want rank 2 costing 8 ms / 8 ranks = 1 ms", late)
 	}
@@ -39,7 +40,7 @@ func TestLateRankNamedAndClaimsTheWait(t *testing.T) {
 			t.Errorf("evidence %q lacks %q", ev, want)
 		}
 	}
-	dp, _ := findingByKind(fs, result.KindExposedDP)
+	dp, _ := findingByKind(fs, vocab.KindExposedDP)
 	if dp.CostNs != 2e6 || !strings.Contains(strings.Join(dp.Evidence, "; "), "is for late rank 2") {
 		t.Errorf("exposed DP %+v: want 3 ms − 1 ms claimed by late rank 2", dp)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 const remedyLate = "find what holds this rank's host back before its collectives: data loading (more DataLoader workers, " +
@@ -27,7 +28,7 @@ func lateFindings(res *result.Result, late []LateRank) []result.Finding {
 		}
 		ev = append(ev, lateComputeLine(l))
 		ev = append(ev, fmt.Sprintf("that wait is counted here, not under exposed %s communication", strings.Join(axes, ", ")))
-		fs = append(fs, result.Finding{Kind: result.KindLateRank, CostNs: l.CostNs, Ranks: []int{l.Rank.Rank}, Stages: []int{l.Rank.PP},
+		fs = append(fs, result.Finding{Kind: vocab.KindLateRank, CostNs: l.CostNs, Ranks: []int{l.Rank.Rank}, Stages: []int{l.Rank.PP},
 			Summary: fmt.Sprintf("late rank: %s arrives last at its %s collectives and holds its peers back %s per step",
 				Describe(l.Rank), strings.Join(axes, ", "), dur(l.CostNs)),
 			Evidence: ev, Remedy: remedyLate})

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // clearBlame is how many times more one rank of a pair must have held the
@@ -47,7 +48,7 @@ func pairNote(x, y result.RankStats, b Blame) (result.Finding, bool) {
 		return result.Finding{}, false
 	}
 	diff := float64(x.ComputeNs)/float64(y.ComputeNs) - 1
-	return result.Finding{Kind: result.KindRankPair, Severity: "low", CostNs: bx, Ranks: []int{x.Rank, y.Rank}, Stages: []int{x.PP},
+	return result.Finding{Kind: vocab.KindRankPair, Severity: vocab.SevLow, CostNs: bx, Ranks: []int{x.Rank, y.Rank}, Stages: []int{x.PP},
 		Summary: fmt.Sprintf("ranks %d and %d differ by %s: rank %d computes %s per step vs %s and arrives last at their collectives",
 			y.Rank, x.Rank, pct(diff), x.Rank, dur(x.ComputeNs), dur(y.ComputeNs)),
 		Evidence: []string{

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // twoPerStage is a TP2 PP2 DP1 result: each stage has two ranks.
@@ -28,7 +29,7 @@ func TestTwoRanksNeverNamedSlowByScore(t *testing.T) {
 		t.Fatalf("PairNotes = %+v, want one note for ranks 2 and 3", notes)
 	}
 	n := notes[0]
-	if n.Kind != result.KindRankPair || n.Severity != "low" || n.CostNs != 15e6 || n.Ranks[0] != 3 {
+	if n.Kind != vocab.KindRankPair || n.Severity != "low" || n.CostNs != 15e6 || n.Ranks[0] != 3 {
 		t.Errorf("note %+v", n)
 	}
 	if !strings.Contains(n.Summary, "ranks 2 and 3 differ by 30 %") {
@@ -36,7 +37,7 @@ func TestTwoRanksNeverNamedSlowByScore(t *testing.T) {
 	}
 	fs := Findings(res, Inputs{Blame: b})
 	for _, f := range fs {
-		if f.Kind == result.KindRankPair && f.Severity != "low" {
+		if f.Kind == vocab.KindRankPair && f.Severity != "low" {
 			t.Errorf("Findings regraded the note: %+v", f)
 		}
 	}

@@ -54,22 +54,10 @@ func fitAlphaBeta(bytes, ts []float64) (alpha, beta float64) {
 	return (sy - beta*sx) / n, beta
 }
 
-// severity grades a cost share of the step.
 // Severity is the severity of a finding that costs share of the step.
-func Severity(share float64) string { return severity(share) }
+func Severity(share float64) string { return vocab.SeverityOf(share) }
 
-func severity(share float64) string {
-	switch {
-	case share >= 0.20:
-		return "high"
-	case share >= 0.10:
-		return "medium"
-	case share >= 0.03:
-		return "low"
-	default:
-		return "info"
-	}
-}
+var severity = vocab.SeverityOf
 
 // dur and pct are the vocabulary's formats of a finding's sentences.
 var dur, pct = vocab.DurationBrief, vocab.PercentWhole

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/gpujoin"
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 const remedyThrottle = "check the GPU's cooling, power delivery and XID errors (nvidia-smi -q, dmesg); drain the node if it persists"
@@ -22,10 +23,10 @@ func throttleFindings(res *result.Result, lines map[int]string) []result.Finding
 		if g == nil || (g.ClockReasons&gpujoin.HWSlowdown == 0 && len(g.XIDs) == 0) {
 			continue
 		}
-		f := result.Finding{Kind: result.KindGPUThrottle, Severity: "medium", Ranks: []int{r.Rank}, Stages: []int{r.PP}, Remedy: remedyThrottle,
+		f := result.Finding{Kind: vocab.KindGPUThrottle, Severity: vocab.SevMedium, Ranks: []int{r.Rank}, Stages: []int{r.PP}, Remedy: remedyThrottle,
 			Summary: fmt.Sprintf("GPU throttled: %s: %s", Describe(r), throttleWhat(g))}
 		if len(g.XIDs) > 0 {
-			f.Severity = "high"
+			f.Severity = vocab.SevHigh
 		}
 		if line, ok := lines[r.Rank]; ok {
 			f.Evidence = append(f.Evidence, line)

@@ -263,7 +263,7 @@ type SlowRank struct {
 
 // Finding is one diagnosed cause of lost time.
 type Finding struct {
-	Kind      string   `json:"kind"`       // see Kinds
+	Kind      string   `json:"kind"`       // a vocab.FindingKinds name
 	Severity  string   `json:"severity"`   // "high", "medium", "low", "info"
 	CostNs    int64    `json:"cost_ns"`    // per step
 	CostShare float64  `json:"cost_share"` // CostNs / step_ns
@@ -273,26 +273,6 @@ type Finding struct {
 	Ranks     []int    `json:"ranks"`
 	Stages    []int    `json:"stages"`
 }
-
-// Finding kinds.
-const (
-	KindBubble      = "pipeline_bubble"
-	KindExposedTP   = "exposed_tp_comm"
-	KindExposedPP   = "exposed_pp_comm"
-	KindExposedDP   = "exposed_dp_comm"
-	KindExposedA2A  = "exposed_a2a_comm" // an all-to-all that is not expert parallelism (embedding exchange)
-	KindImbalance   = "stage_imbalance"
-	KindSlowRank    = "slow_rank"
-	KindTopology    = "topology"
-	KindGPUThrottle = "gpu_throttle"
-	KindRankPair    = "rank_pair_difference" // two ranks doing the same work differ; too few for a slow-rank score
-	KindLateRank    = "late_rank"            // arrives last at its collectives without computing more: its host launches them late
-	KindGPUIdle     = "gpu_idle"             // without a pipeline, the GPU runs nothing for a share of the step
-	KindMemoryPeak  = "memory_peak"          // one stage's peak GPU memory is far above the others'
-	// KindMissingRanks: the inputs declare ranks they hold no trace of; the
-	// analysis covers the others only. It has no cost and comes first.
-	KindMissingRanks = "missing_ranks"
-)
 
 // CommStats summarizes one communicator. AlphaNs and BetaNsPerByte are the
 // α-β fit of its dominant class of transfers in Links (the one with the

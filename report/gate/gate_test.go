@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 func TestParseRule(t *testing.T) {
@@ -58,10 +59,10 @@ func TestParseFailOnRefusesTypos(t *testing.T) {
 		}
 	}
 	g, err := ParseFailOn("bubble:20%")
-	if err != nil || g.Kind != result.KindBubble || g.Share != 0.2 {
+	if err != nil || g.Kind != vocab.KindBubble || g.Share != 0.2 {
 		t.Fatalf("bubble:20%% = %+v, %v", g, err)
 	}
-	res := &result.Result{Findings: []result.Finding{{Kind: result.KindBubble, CostNs: 30e6, CostShare: 0.3}}}
+	res := &result.Result{Findings: []result.Finding{{Kind: vocab.KindBubble, CostNs: 30e6, CostShare: 0.3}}}
 	if fs := Check(res, []FailOn{g}); len(fs) != 1 {
 		t.Fatal("a 30 % bubble passed a 20 % gate")
 	}

@@ -1,10 +1,11 @@
 package palette
 
 import (
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"image/color"
 	"math"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 func TestEveryCategoryHasDistinctColour(t *testing.T) {

@@ -3,12 +3,12 @@ package perfetto
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"math"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )

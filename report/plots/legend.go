@@ -1,9 +1,9 @@
 package plots
 
 import (
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"image/color"
 
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"

@@ -3,7 +3,6 @@ package plots
 import (
 	"bytes"
 	"flag"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"image"
 	"image/color"
 	"image/png"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )
 

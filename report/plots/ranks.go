@@ -2,9 +2,9 @@ package plots
 
 import (
 	"fmt"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )

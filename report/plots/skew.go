@@ -2,10 +2,10 @@ package plots
 
 import (
 	"fmt"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"

@@ -4,8 +4,9 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"gonum.org/v1/plot"
+
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // byteTicks puts labelled ticks at powers of four bytes (1 KiB, 4 KiB, …)

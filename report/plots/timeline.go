@@ -3,13 +3,13 @@ package plots
 import (
 	"cmp"
 	"fmt"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"image/color"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"

@@ -1,11 +1,11 @@
 package pprofx
 
 import (
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"strconv"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 var phaseNames = map[string]string{"fwd": "forward", "bwd": "backward", "": "other"}

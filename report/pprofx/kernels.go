@@ -1,12 +1,12 @@
 package pprofx
 
 import (
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"slices"
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // kernel is one GPU event of a rank's step, on the aligned clock.

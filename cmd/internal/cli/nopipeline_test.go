@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
@@ -92,17 +93,17 @@ func checkA2ARemedy(t *testing.T, dir string) {
 	var a2a bool
 	for _, f := range res.Findings {
 		switch f.Kind {
-		case result.KindExposedA2A:
+		case vocab.KindExposedA2A:
 			a2a = true
 			if strings.Contains(f.Remedy, "overlap_grad_reduce") || strings.Contains(f.Remedy, "gradient") {
 				t.Errorf("A2A remedy %q speaks of the gradient sync", f.Remedy)
 			}
-		case result.KindBubble, result.KindImbalance, result.KindExposedPP:
+		case vocab.KindBubble, vocab.KindImbalance, vocab.KindExposedPP:
 			t.Errorf("pipeline finding %s in a job without a pipeline", f.Kind)
 		}
 	}
 	if !a2a {
-		t.Errorf("no %s finding among %d", result.KindExposedA2A, len(res.Findings))
+		t.Errorf("no %s finding among %d", vocab.KindExposedA2A, len(res.Findings))
 	}
 }
 
