@@ -16,7 +16,7 @@ func diagnoseStep(r *run) error {
 	r.res.Comms = diagnose.Comms(r.t, &r.tm, n, r.inSteps)
 	in := diagnose.Inputs{ImbalanceGainNs: gain, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep(), Arrivals: r.arrivals()}
 	for _, p := range r.layout.Problems {
-		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Summary: p.Summary, Ranks: p.Ranks})
+		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Says: p.Says, Ranks: p.Ranks})
 	}
 	r.res.Findings = diagnose.Findings(r.res, in)
 	r.stagePeaks()

@@ -11,6 +11,7 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/kineto"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // analyzeShared reads a Kineto set from ../shared/traces/kineto beside the
@@ -114,7 +115,7 @@ func TestDLRMNamesLateRank(t *testing.T) {
 	if d := late.CostNs + a2a.CostNs - exposed; d < -10 || d > 10 || late.CostNs < exposed/10 {
 		t.Errorf("late %d + exposed A2A %d ns, want the exposed A2A %d with a real share for the late rank", late.CostNs, a2a.CostNs, exposed)
 	}
-	ev := strings.Join(late.Evidence, "; ")
+	ev := strings.Join(prose.Evidence(res, late), "; ")
 	for _, want := range []string{"arrives last at 4 of the 5 A2A collectives", "right before those kernels start", "does not explain the lateness"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("evidence %q lacks %q", ev, want)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 	"github.com/tpptrace/tpptrace/samples/shared"
 
@@ -97,7 +98,7 @@ func TestBalancedPipelineBlamesTheBubble(t *testing.T) {
 	if !ok || pp.CostNs <= 0 || pp.CostNs > res.Findings[0].CostNs/4 {
 		t.Fatalf("exposed PP finding %+v: want a small transfer cost beside bubble %d", pp, res.Findings[0].CostNs)
 	}
-	ev := strings.Join(pp.Evidence, "; ")
+	ev := strings.Join(prose.Evidence(res, pp), "; ")
 	if !strings.Contains(ev, "waiting for the neighbour (counted in the pipeline bubble)") || !strings.Contains(ev, "transferring") {
 		t.Errorf("PP evidence %q does not separate waiting from transferring", ev)
 	}
@@ -109,7 +110,7 @@ func TestSlowRankClaimsTPWait(t *testing.T) {
 	if !ok || slow.Ranks[0] != 3 {
 		t.Fatalf("slow-rank finding %+v, want rank 3", slow)
 	}
-	ev := strings.Join(slow.Evidence, "; ")
+	ev := strings.Join(prose.Evidence(res, slow), "; ")
 	for _, want := range []string{"in TP all_reduce for it", "counted here, not under exposed TP"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("slow-rank evidence %q lacks %q", ev, want)
@@ -117,7 +118,7 @@ func TestSlowRankClaimsTPWait(t *testing.T) {
 	}
 	tp, ok := findingOf(res, vocab.KindExposedTP)
 	exposed := meanOf(res, func(r result.RankStats) int64 { return r.ExposedNs["TP"] })
-	if !ok || tp.CostNs >= exposed || !strings.Contains(strings.Join(tp.Evidence, "; "), "is for slow rank 3, counted under the slow-rank finding") {
+	if !ok || tp.CostNs >= exposed || !strings.Contains(strings.Join(prose.Evidence(res, tp), "; "), "is for slow rank 3, counted under the slow-rank finding") {
 		t.Errorf("exposed TP finding %+v still claims the wait for rank 3 (exposed %d)", tp, exposed)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples/nvmlw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
@@ -29,7 +30,7 @@ func TestSlowRankCitesGPUSamples(t *testing.T) {
 		t.Fatalf("slow-rank finding %+v, want rank %d", slow, job.Config.SlowRank)
 	}
 	clock := int(1980/job.Config.SlowFactor + 0.5)
-	ev := strings.Join(slow.Evidence, "; ")
+	ev := strings.Join(prose.Evidence(res, slow), "; ")
 	for _, want := range []string{fmt.Sprintf("SM clock %d,%03d MHz vs 1,980 MHz on its peers", clock/1000, clock%1000), "91 °C", "HW slowdown: thermal"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("slow-rank evidence %q lacks %q", ev, want)

@@ -11,6 +11,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples/kinetow"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
@@ -31,10 +32,10 @@ func TestMissingSlowRankIsNamed(t *testing.T) {
 	world := job.Config.World()
 	checkMissing(t, res, slow, world, fmt.Sprintf("distributedInfo.world_size = %d in %d traces", world, world-1))
 	f := res.Findings[0]
-	if !slices.ContainsFunc(f.Evidence, func(e string) bool {
+	if !slices.ContainsFunc(prose.Evidence(res, f), func(e string) bool {
 		return strings.HasPrefix(e, "communicator ") && strings.HasSuffix(e, fmt.Sprintf("lists rank %d", slow))
 	}) {
-		t.Errorf("no evidence names a process group listing rank %d: %q", slow, f.Evidence)
+		t.Errorf("no evidence names a process group listing rank %d: %q", slow, prose.Evidence(res, f))
 	}
 }
 
@@ -80,10 +81,10 @@ func checkMissing(t *testing.T, res *result.Result, rank, world int, want string
 		t.Fatalf("first finding is not missing_ranks: %+v", res.Findings)
 	}
 	f := res.Findings[0]
-	if f.Severity != "high" || !slices.Equal(f.Ranks, []int{rank}) || !strings.Contains(f.Summary, fmt.Sprintf("rank %d", rank)) {
+	if f.Severity != "high" || !slices.Equal(f.Ranks, []int{rank}) || !strings.Contains(prose.Headline(res, f), fmt.Sprintf("rank %d", rank)) {
 		t.Errorf("finding %+v: want high, naming rank %d", f, rank)
 	}
-	if !slices.Contains(f.Evidence, want) {
-		t.Errorf("evidence %q lacks %q", f.Evidence, want)
+	if !slices.Contains(prose.Evidence(res, f), want) {
+		t.Errorf("evidence %q lacks %q", prose.Evidence(res, f), want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // findingOf is the first finding of kind, or fails.
@@ -71,7 +72,7 @@ func TestLateRankScenarioHasNoPipelineFindings(t *testing.T) {
 	for _, f := range res.Findings {
 		switch f.Kind {
 		case vocab.KindBubble, vocab.KindImbalance, vocab.KindExposedPP, vocab.KindMemoryPeak:
-			t.Errorf("pipeline finding %s in a PP = 1 job: %s", f.Kind, f.Summary)
+			t.Errorf("pipeline finding %s in a PP = 1 job: %s", f.Kind, prose.Headline(res, f))
 		}
 	}
 	if r := findingOf(t, res, vocab.KindExposedDP).Remedy; !strings.Contains(r, "DDP bucketing") || strings.Contains(r, "pipeline") {

@@ -95,12 +95,12 @@ func quoteReplay(res *result.Result) {
 
 // quote gives f the replayed gain of scenario s as its cost.
 func quote(res *result.Result, f *result.Finding, s result.WhatIfScenario) {
-	f.Evidence = append(f.Evidence, fmt.Sprintf("replay (%s): the step would take %.2f ms, %.2f ms (%.1f %%) shorter",
-		s.Name, float64(s.StepNs)/1e6, float64(s.GainNs)/1e6, 100*float64(s.GainNs)/float64(max(res.WhatIf.TraceStepNs, 1))))
+	f.Evidence = append(f.Evidence, result.Say(vocab.SayReplay, result.Ns("step", s.StepNs), result.Ns("gain", s.GainNs),
+		result.Frac("gain_share", float64(s.GainNs)/float64(max(res.WhatIf.TraceStepNs, 1)))).Quoting("scenario", s.Name))
 	if res.WhatIf.Withheld != "" || s.GainNs <= 0 {
 		return
 	}
-	f.Evidence = append(f.Evidence, fmt.Sprintf("the cost is the replay's; the estimate from the figures alone was %.2f ms", float64(f.CostNs)/1e6))
+	f.Evidence = append(f.Evidence, result.Say(vocab.SayReplayCost, result.Ns("estimate", f.CostNs)))
 	f.CostNs = s.GainNs
 	if res.StepNs > 0 {
 		f.CostShare = float64(s.GainNs) / float64(res.StepNs)

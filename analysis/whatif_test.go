@@ -12,6 +12,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/whatif"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
@@ -144,8 +145,8 @@ func TestAnalyzeWhatIf(t *testing.T) {
 		t.Fatalf("no fix rank 3 scenario in %+v", wi.Scenarios)
 	}
 	for _, f := range res.Findings {
-		if f.Kind == vocab.KindSlowRank && !strings.Contains(strings.Join(f.Evidence, "\n"), "replay (fix rank 3)") {
-			t.Errorf("slow-rank finding does not quote the replay: %q", f.Evidence)
+		if f.Kind == vocab.KindSlowRank && !strings.Contains(strings.Join(prose.Evidence(res, f), "\n"), "replay (fix rank 3)") {
+			t.Errorf("slow-rank finding does not quote the replay: %q", prose.Evidence(res, f))
 		}
 	}
 	if len(wi.CriticalPath) == 0 || !strings.HasPrefix(wi.CriticalPath[0].Category, "compute stage") {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // TextOptions steer Text.
@@ -277,8 +278,8 @@ func findings(w io.Writer, res *result.Result, opts TextOptions) {
 	}
 	fmt.Fprintf(w, "top findings (cost per step):\n")
 	for i, f := range res.Findings[:min(n, len(res.Findings))] {
-		fmt.Fprintf(w, "%2d. [%s] %s%s\n", i+1, severity(f, opts), vocab.Safe(f.Summary), cost(f))
-		for _, e := range f.Evidence {
+		fmt.Fprintf(w, "%2d. [%s] %s%s\n", i+1, severity(f, opts), vocab.Safe(prose.Headline(res, f)), cost(f))
+		for _, e := range prose.Evidence(res, f) {
 			fmt.Fprintf(w, "      · %s\n", vocab.Safe(e))
 		}
 		if f.Remedy != "" {
@@ -288,7 +289,7 @@ func findings(w io.Writer, res *result.Result, opts TextOptions) {
 	more := 0
 	for i, f := range res.Findings[min(n, len(res.Findings)):] {
 		if f.Severity == "high" || f.Severity == "medium" {
-			fmt.Fprintf(w, "%2d. [%s] %s%s\n", n+i+1, severity(f, opts), vocab.Safe(f.Summary), cost(f))
+			fmt.Fprintf(w, "%2d. [%s] %s%s\n", n+i+1, severity(f, opts), vocab.Safe(prose.Headline(res, f)), cost(f))
 		} else {
 			more++
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // findings lists the diagnosis with the selected finding's evidence and remedy.
@@ -32,7 +33,7 @@ func (f *findings) Update(msg tea.Msg) (Component, tea.Cmd) {
 			f.row = max(f.row-1, 0)
 		case key.Matches(k, f.c.Keys.Jump) && len(f.c.Res.Findings) > 0:
 			x := f.c.Res.Findings[f.row]
-			return f, JumpCmd(findingRanks(f.c.Res, x), findingCategory(x.Kind), x.Summary)
+			return f, JumpCmd(findingRanks(f.c.Res, x), findingCategory(x.Kind), prose.Headline(f.c.Res, x))
 		}
 	}
 	return f, nil
@@ -45,7 +46,7 @@ func (f *findings) View() string {
 	}
 	var lines []string
 	for i, x := range fs {
-		line := fmt.Sprintf("%-6s %-16s %10s %7s  %s", x.Severity, x.Kind, vocab.Duration(x.CostNs), vocab.Percent(x.CostShare), vocab.Safe(x.Summary))
+		line := fmt.Sprintf("%-6s %-16s %10s %7s  %s", x.Severity, x.Kind, vocab.Duration(x.CostNs), vocab.Percent(x.CostShare), vocab.Safe(prose.Headline(f.c.Res, x)))
 		if i == f.row {
 			line = f.c.Styles.Selected.Render(line)
 		}
@@ -57,7 +58,7 @@ func (f *findings) View() string {
 func (f *findings) detail() []string {
 	x := f.c.Res.Findings[max(f.row, 0)]
 	out := []string{"", f.c.Styles.Header.Render("Evidence")}
-	for _, e := range x.Evidence {
+	for _, e := range prose.Evidence(f.c.Res, x) {
 		out = append(out, wrap("  • ", vocab.Safe(e), f.w)...)
 	}
 	if x.Remedy != "" {

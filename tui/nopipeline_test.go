@@ -19,7 +19,7 @@ func dlrmLike() *result.Result {
 		Layout: result.Layout{TP: 1, PP: 1, DP: 8, Order: "tp-cp-ep-dp-pp", By: "traffic"},
 		Stages: []result.StageStats{{Stage: 0, Ranks: []int{0, 1, 2, 3, 4, 5, 6, 7}, BubbleNs: 9e6, BubbleFraction: 0.45}},
 		Findings: []result.Finding{{Kind: vocab.KindGPUIdle, Severity: "high", CostNs: 9e6, CostShare: 0.45,
-			Summary: "idle GPU: no kernel runs 9.0 ms per step"}}}
+			Headline: result.Text("idle GPU: no kernel runs 9.0 ms per step")}}}
 	for r := range 8 {
 		idle := int64(9e6)
 		if r == 7 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // overview is the diagnosis at a glance: the job line, the stage table (a
@@ -36,7 +37,7 @@ func (o *overview) View() string {
 			break
 		}
 		lines = append(lines, fmt.Sprintf(" %d. [%s] %s/step (%s)  %s", i+1, f.Severity,
-			vocab.Duration(f.CostNs), vocab.Percent(f.CostShare), vocab.Safe(f.Summary)))
+			vocab.Duration(f.CostNs), vocab.Percent(f.CostShare), vocab.Safe(prose.Headline(r, f))))
 	}
 	return clip(lines, o.w, o.h)
 }

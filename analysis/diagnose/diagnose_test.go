@@ -7,6 +7,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // fourByTwo is a 2-stage, 4-ranks-per-stage result with the given compute
@@ -39,7 +40,7 @@ func TestSlowRankNamedWithEvidence(t *testing.T) {
 	if math.Abs(s.ComputeExcess-0.2) > 1e-9 || s.Score < 3.5 || s.BlameNs != 11e6 {
 		t.Errorf("slow rank = %+v, want excess 0.20, score ≥ 3.5, blame 11 ms", s)
 	}
-	ev := strings.Join(s.Evidence, "; ")
+	ev := strings.Join(prose.Sentences(res, s.Evidence), "; ")
 	for _, want := range []string{"rank 5 (pp1 dp0 tp1, host node000 GPU 5)", "20 % slower than its 3 peers", "wait 18.0 ms per step in TP all_reduce"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("evidence %q lacks %q", ev, want)
@@ -63,7 +64,7 @@ func TestImbalanceAndFindings(t *testing.T) {
 	if want := int64(step * (1 - 69.0/78)); gain != want {
 		t.Fatalf("gain %d, want %d", gain, want)
 	}
-	fs := Findings(res, Inputs{ImbalanceGainNs: gain, Problems: []Problem{{Kind: "tp_across_hosts", Summary: "TP group 0,1 spans 2 hosts", Ranks: []int32{0, 1}}}})
+	fs := Findings(res, Inputs{ImbalanceGainNs: gain, Problems: []Problem{{Kind: "tp_across_hosts", Says: result.Text("TP group 0,1 spans 2 hosts"), Ranks: []int32{0, 1}}}})
 	kinds := []string{}
 	for _, f := range fs {
 		kinds = append(kinds, f.Kind)
@@ -92,20 +93,9 @@ func TestFitAlphaBeta(t *testing.T) {
 	}
 }
 
-func TestDescribeOmitsUnknownHost(t *testing.T) {
-	r := result.RankStats{Rank: 1, DP: 1, LocalGPU: 1}
-	if got, want := Describe(r), "rank 1 (pp0 dp1 tp0, GPU 1)"; got != want {
-		t.Errorf("Describe = %q, want %q", got, want)
-	}
-	r.Host = "node003"
-	if got, want := Describe(r), "rank 1 (pp0 dp1 tp0, host node003 GPU 1)"; got != want {
-		t.Errorf("Describe = %q, want %q", got, want)
-	}
-}
-
 func TestTopologyDoesNotRecountExposedTP(t *testing.T) {
 	res := fourByTwo([]int64{60, 60, 60, 60, 60, 60, 60, 60})
-	fs := Findings(res, Inputs{Problems: []Problem{{Kind: "tp_across_hosts", Summary: "TP group 0,1 spans 2 hosts", Ranks: []int32{0, 1}}}})
+	fs := Findings(res, Inputs{Problems: []Problem{{Kind: "tp_across_hosts", Says: result.Text("TP group 0,1 spans 2 hosts"), Ranks: []int32{0, 1}}}})
 	var topo, tp result.Finding
 	for _, f := range fs {
 		switch f.Kind {
@@ -115,7 +105,7 @@ func TestTopologyDoesNotRecountExposedTP(t *testing.T) {
 			tp = f
 		}
 	}
-	if tp.CostNs != 5e6 || topo.CostNs != 0 || topo.Severity != "low" || !strings.Contains(strings.Join(topo.Evidence, ";"), "5.0 ms per step, counted under that finding") {
+	if tp.CostNs != 5e6 || topo.CostNs != 0 || topo.Severity != "low" || !strings.Contains(strings.Join(prose.Evidence(res, topo), ";"), "5.0 ms per step, counted under that finding") {
 		t.Fatalf("exposed TP %+v, topology %+v: want the 5 ms counted once, under exposed TP", tp, topo)
 	}
 }
@@ -124,12 +114,12 @@ func TestBubbleNamesExcessOverIdeal(t *testing.T) {
 	res := fourByTwo([]int64{60, 60, 60, 60, 78, 78, 78, 78})
 	Imbalance(res)
 	fs := bubbleFinding(res)
-	if len(fs) != 1 || !strings.Contains(strings.Join(fs[0].Evidence, ";"), "8.9 ms per step of it is above the ideal") {
+	if len(fs) != 1 || !strings.Contains(strings.Join(prose.Evidence(res, fs[0]), ";"), "8.9 ms per step of it is above the ideal") {
 		t.Fatalf("bubble finding %+v: want the 8.9 ms above the ideal 1/9 of a 100 ms step", fs)
 	}
 	balanced := fourByTwo([]int64{60, 60, 60, 60, 60, 60, 60, 60})
 	Imbalance(balanced)
-	if ev := strings.Join(bubbleFinding(balanced)[0].Evidence, ";"); strings.Contains(ev, "above the ideal") {
+	if ev := strings.Join(prose.Evidence(balanced, bubbleFinding(balanced)[0]), ";"); strings.Contains(ev, "above the ideal") {
 		t.Errorf("excess blamed on imbalance without one: %s", ev)
 	}
 }

@@ -1,8 +1,6 @@
 package diagnose
 
 import (
-	"fmt"
-
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
@@ -22,10 +20,11 @@ func idleFinding(res *result.Result) []result.Finding {
 		return nil
 	}
 	f := result.Finding{Kind: vocab.KindGPUIdle, CostNs: idle, Ranks: ranks, Stages: []int{0}, Remedy: remedyIdle,
-		Summary: fmt.Sprintf("idle GPU: no kernel runs %s per step (%s of the step), and no pipeline explains it", dur(idle), pct(share(idle, res.StepNs)))}
+		Headline: result.Say(vocab.SayIdle, result.Ns("idle", idle), result.Frac("share", share(idle, res.StepNs)))}
 	for _, r := range ranks[:min(3, len(ranks))] {
 		if st, ok := rankStats(res, r); ok {
-			f.Evidence = append(f.Evidence, fmt.Sprintf("rank %d: idle %s of a %s step, compute %s", r, dur(st.IdleNs), dur(st.StepNs), dur(st.ComputeNs)))
+			f.Evidence = append(f.Evidence, result.Say(vocab.SayIdleRank, result.Ns("idle", st.IdleNs), result.Ns("step", st.StepNs),
+				result.Ns("compute", st.ComputeNs)).About(r))
 		}
 	}
 	return []result.Finding{f}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // lateArrival: rank 2 of fourByTwo's first stage arrives last at 14 of its
@@ -33,7 +34,7 @@ func TestLateRankNamedAndClaimsTheWait(t *testing.T) {
 	if !ok || len(late.Ranks) != 1 || late.Ranks[0] != 2 || late.CostNs != 1e6 {
 		t.Fatalf("late finding %+v, want rank 2 costing 8 ms / 8 ranks = 1 ms", late)
 	}
-	ev := strings.Join(late.Evidence, "; ")
+	ev := strings.Join(prose.Evidence(res, late), "; ")
 	for _, want := range []string{"14 of the 16 DP collectives", "a median 1.0 ms after the second latest", "89 % of their exposed wait",
 		"idle a median 900 µs right before", "its host launches them late", "not under exposed DP"} {
 		if !strings.Contains(ev, want) {
@@ -41,7 +42,7 @@ func TestLateRankNamedAndClaimsTheWait(t *testing.T) {
 		}
 	}
 	dp, _ := findingByKind(fs, vocab.KindExposedDP)
-	if dp.CostNs != 2e6 || !strings.Contains(strings.Join(dp.Evidence, "; "), "is for late rank 2") {
+	if dp.CostNs != 2e6 || !strings.Contains(strings.Join(prose.Evidence(res, dp), "; "), "is for late rank 2") {
 		t.Errorf("exposed DP %+v: want 3 ms − 1 ms claimed by late rank 2", dp)
 	}
 }

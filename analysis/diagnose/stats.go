@@ -58,6 +58,3 @@ func fitAlphaBeta(bytes, ts []float64) (alpha, beta float64) {
 func Severity(share float64) string { return vocab.SeverityOf(share) }
 
 var severity = vocab.SeverityOf
-
-// dur and pct are the vocabulary's formats of a finding's sentences.
-var dur, pct = vocab.DurationBrief, vocab.PercentWhole

@@ -15,13 +15,15 @@ import (
 )
 
 // SchemaVersion is the version of the JSON form written by this build.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // SchemaMinor counts the additive changes since SchemaVersion was last
 // bumped, so that scripts can tell which fields to expect; readers ignore
-// it. 1: missing_ranks, phase_source, schedule_evidence, steps_from,
+// it. Version 2 (findings as data: headline and evidence are Statements,
+// no longer sentences) starts again at 0. Version 1's minor 1 added
+// missing_ranks, phase_source, schedule_evidence, steps_from,
 // unaligned_ranks, A2A, and the whatif section.
-const SchemaMinor = 1
+const SchemaMinor = 0
 
 // Result is the outcome of analysing one job.
 type Result struct {
@@ -254,24 +256,11 @@ type StageStats struct {
 
 // SlowRank is a rank that holds its peers back.
 type SlowRank struct {
-	Rank          int      `json:"rank"`
-	Score         float64  `json:"score"`          // robust z-score of compute against peers doing the same work
-	ComputeExcess float64  `json:"compute_excess"` // fraction slower than its peers' median
-	BlameNs       int64    `json:"blame_ns"`       // per step: time others waited for it in collectives
-	Evidence      []string `json:"evidence"`
-}
-
-// Finding is one diagnosed cause of lost time.
-type Finding struct {
-	Kind      string   `json:"kind"`       // a vocab.FindingKinds name
-	Severity  string   `json:"severity"`   // "high", "medium", "low", "info"
-	CostNs    int64    `json:"cost_ns"`    // per step
-	CostShare float64  `json:"cost_share"` // CostNs / step_ns
-	Summary   string   `json:"summary"`
-	Evidence  []string `json:"evidence,omitempty"`
-	Remedy    string   `json:"remedy,omitempty"`
-	Ranks     []int    `json:"ranks"`
-	Stages    []int    `json:"stages"`
+	Rank          int         `json:"rank"`
+	Score         float64     `json:"score"`          // robust z-score of compute against peers doing the same work
+	ComputeExcess float64     `json:"compute_excess"` // fraction slower than its peers' median
+	BlameNs       int64       `json:"blame_ns"`       // per step: time others waited for it in collectives
+	Evidence      []Statement `json:"evidence"`
 }
 
 // CommStats summarizes one communicator. AlphaNs and BetaNsPerByte are the

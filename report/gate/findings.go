@@ -7,6 +7,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // FindingKindNames lists the kinds of the registry (vocab.FindingKinds) as
@@ -69,12 +70,13 @@ func findingKind(name string) string {
 
 // Failure is a finding that tripped a gate.
 type Failure struct {
-	Gate    FailOn
-	Finding result.Finding
+	Gate     FailOn
+	Finding  result.Finding
+	Headline string // the finding's headline, rendered
 }
 
 func (f Failure) String() string {
-	return fmt.Sprintf("gate %s failed: %s", f.Gate.Kind, f.Finding.Summary)
+	return fmt.Sprintf("gate %s failed: %s", f.Gate.Kind, f.Headline)
 }
 
 // Check lists the findings of res that trip gates, in gate order. A
@@ -84,7 +86,7 @@ func Check(res *result.Result, gates []FailOn) []Failure {
 	for _, g := range gates {
 		for _, f := range res.Findings {
 			if f.Kind == g.Kind && g.trips(f) {
-				out = append(out, Failure{g, f})
+				out = append(out, Failure{g, f, prose.Headline(res, f)})
 			}
 		}
 	}

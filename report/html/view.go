@@ -7,6 +7,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // meta is one line of the run's metadata: a name and its value.
@@ -126,12 +127,15 @@ func stageRows(r *result.Result) []stageRow {
 type finding struct {
 	result.Finding
 	Cost, Share, Where string
+	Summary            string   // the headline, rendered
+	Evidence           []string // rendered
 }
 
 func findings(r *result.Result) []finding {
 	out := make([]finding, len(r.Findings))
 	for i, f := range r.Findings {
-		out[i] = finding{Finding: f, Cost: vocab.Duration(f.CostNs), Share: vocab.Percent(f.CostShare), Where: where(f, !report.NoPipeline(r))}
+		out[i] = finding{Finding: f, Cost: vocab.Duration(f.CostNs), Share: vocab.Percent(f.CostShare), Where: where(f, !report.NoPipeline(r)),
+			Summary: prose.Headline(r, f), Evidence: prose.Evidence(r, f)}
 	}
 	return out
 }

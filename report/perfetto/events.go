@@ -5,6 +5,7 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // events writes every event of tr as a complete ("X") slice.
@@ -78,8 +79,8 @@ func (e *exporter) findings(r *result.Result) {
 	}
 	for _, f := range r.Findings {
 		args := newObj(nil).str("kind", f.Kind).str("severity", f.Severity).str("cost_per_step", vocab.Duration(f.CostNs)).
-			str("cost_share", vocab.Percent(f.CostShare)).raw("evidence", strings(f.Evidence)).str("remedy", f.Remedy).done()
-		name := "finding: " + f.Summary
+			str("cost_share", vocab.Percent(f.CostShare)).raw("evidence", strings(prose.Evidence(r, f))).str("remedy", f.Remedy).done()
+		name := "finding: " + prose.Headline(r, f)
 		e.emit(e.newObj().str("ph", "i").str("s", "g").str("name", name).str("cat", "finding").
 			int("pid", 0).int("tid", 0).us("ts", at).raw("args", args))
 		for _, rank := range f.Ranks {

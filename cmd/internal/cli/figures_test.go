@@ -10,6 +10,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/tui"
 )
 
@@ -109,10 +110,10 @@ func isInt(s string) bool {
 func checkFindings(t *testing.T, text string, res *result.Result) {
 	t.Helper()
 	for i, f := range res.Findings {
-		if !strings.Contains(text, f.Summary) {
+		if !strings.Contains(text, prose.Headline(res, f)) {
 			continue // beyond the findings the text shows
 		}
-		if f.CostNs > 0 && !strings.Contains(text, f.Summary+" — "+vocab.Duration(f.CostNs)+" ("+vocab.Percent(f.CostShare)+")") {
+		if f.CostNs > 0 && !strings.Contains(text, prose.Headline(res, f)+" — "+vocab.Duration(f.CostNs)+" ("+vocab.Percent(f.CostShare)+")") {
 			t.Errorf("finding %d (%s): the text lacks its cost %s", i, f.Kind, vocab.Duration(f.CostNs))
 		}
 		ax, ok := strings.CutPrefix(f.Kind, "exposed_")
@@ -125,8 +126,8 @@ func checkFindings(t *testing.T, text string, res *result.Result) {
 			sum += r.ExposedNs[ax]
 		}
 		mean := sum / int64(len(res.Ranks))
-		if !strings.Contains(f.Summary, dur1(mean)) {
-			t.Errorf("finding %s says %q, the ranks' mean exposed %s is %s", f.Kind, f.Summary, ax, dur1(mean))
+		if !strings.Contains(prose.Headline(res, f), dur1(mean)) {
+			t.Errorf("finding %s says %q, the ranks' mean exposed %s is %s", f.Kind, prose.Headline(res, f), ax, dur1(mean))
 		}
 	}
 }
@@ -161,8 +162,8 @@ func checkPage(t *testing.T, in []string, res *result.Result) {
 		}
 	}
 	for _, f := range res.Findings {
-		if !strings.Contains(string(page), strings.ReplaceAll(f.Summary, "'", "&#39;")) {
-			t.Errorf("the page lacks the finding %q", f.Summary)
+		if !strings.Contains(string(page), strings.ReplaceAll(prose.Headline(res, f), "'", "&#39;")) {
+			t.Errorf("the page lacks the finding %q", prose.Headline(res, f))
 		}
 	}
 }

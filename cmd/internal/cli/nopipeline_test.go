@@ -12,6 +12,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
@@ -171,7 +172,7 @@ func TestLateRankScenarioInItsOwnWords(t *testing.T) {
 	checkWords(t, "text", out, "· no pipeline ·", "  rank  compute ms  idle ms", "exp TP ms  exp DP ms", "late rank: rank 5")
 	res := analyzeJSON(t, "--sample", "late-rank")
 	for _, f := range res.Findings {
-		if w := pipelineWords.FindAllString(f.Summary+" "+strings.Join(f.Evidence, " ")+" "+f.Remedy, -1); len(w) > 0 {
+		if w := pipelineWords.FindAllString(prose.Headline(res, f)+" "+strings.Join(prose.Evidence(res, f), " ")+" "+f.Remedy, -1); len(w) > 0 {
 			t.Errorf("finding %s holds %q: %+v", f.Kind, w, f)
 		}
 	}
