@@ -1,16 +1,14 @@
 package analysis
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"github.com/tpptrace/tpptrace/analysis/diagnose"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
-	"slices"
 
+	"github.com/tpptrace/tpptrace/analysis/diagnose"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/analysis/whatif"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // WhatIfGraph runs the steps the replay needs (classify, align, segment)
@@ -85,12 +83,7 @@ func quoteReplay(res *result.Result) {
 			quote(res, f, s)
 		}
 	}
-	slices.SortStableFunc(res.Findings, func(a, b result.Finding) int {
-		if am, bm := a.Kind == vocab.KindMissingRanks, b.Kind == vocab.KindMissingRanks; am != bm {
-			return map[bool]int{true: -1, false: 1}[am]
-		}
-		return cmp.Compare(b.CostNs, a.CostNs)
-	})
+	diagnose.Rank(res.Findings)
 }
 
 // quote gives f the replayed gain of scenario s as its cost.

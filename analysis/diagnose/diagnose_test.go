@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,5 +122,29 @@ func TestBubbleNamesExcessOverIdeal(t *testing.T) {
 	Imbalance(balanced)
 	if ev := strings.Join(prose.Evidence(balanced, bubbleFinding(balanced)[0]), ";"); strings.Contains(ev, "above the ideal") {
 		t.Errorf("excess blamed on imbalance without one: %s", ev)
+	}
+}
+
+// TestRankPutsMissingFirstThenCost: the one ranking every step uses.
+func TestRankPutsMissingFirstThenCost(t *testing.T) {
+	fs := []result.Finding{{Kind: "a", CostNs: 1}, {Kind: "b", CostNs: 5}, {Kind: vocab.KindMissingRanks}, {Kind: "c", CostNs: 5}, {Kind: "d"}}
+	Rank(fs)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Kind)
+	}
+	if want := []string{vocab.KindMissingRanks, "b", "c", "a", "d"}; !slices.Equal(got, want) {
+		t.Errorf("Rank order %v, want %v", got, want)
+	}
+}
+
+// TestExtraFindingsAreRanked: findings made outside diagnose are ranked
+// with the others, not appended after the ranking.
+func TestExtraFindingsAreRanked(t *testing.T) {
+	res := fourByTwo([]int64{60, 60, 60, 60, 60, 60, 60, 60})
+	extra := []result.Finding{{Kind: vocab.KindMemoryPeak, Severity: vocab.SevMedium}, {Kind: vocab.KindMissingRanks, Severity: vocab.SevHigh}}
+	fs := Findings(res, Inputs{Extra: extra})
+	if len(fs) < 3 || fs[0].Kind != vocab.KindMissingRanks || fs[len(fs)-1].Kind != vocab.KindMemoryPeak {
+		t.Fatalf("findings %+v: want missing ranks first, the costless memory peak last", fs)
 	}
 }

@@ -34,6 +34,9 @@ type Inputs struct {
 	// Arrivals are, per rank and axis, how it arrived at its groups'
 	// collectives: the late-rank finding judges them (LateRanks).
 	Arrivals []Arrival
+	// Extra are findings made elsewhere (the memory peak, missing ranks),
+	// ranked with the others.
+	Extra []result.Finding
 }
 
 // Problem is a topology problem found by the layout step: its kind and
@@ -45,8 +48,8 @@ type Problem struct {
 }
 
 // Findings ranks every cause of lost time by its cost per step, largest
-// first; findings that cost nothing measurable are left out, topology
-// problems and throttled GPUs always kept.
+// first (Rank); findings that cost nothing measurable are left out,
+// topology problems, throttled GPUs and in.Extra always kept.
 func Findings(res *result.Result, in Inputs) []result.Finding {
 	var fs []result.Finding
 	fs = append(fs, bubbleFinding(res)...)
@@ -62,14 +65,27 @@ func Findings(res *result.Result, in Inputs) []result.Finding {
 	fs = append(fs, PairNotes(res, in.Blame)...)
 	fs = append(fs, topologyFindings(res, in.Problems)...)
 	fs = append(fs, throttleFindings(res, in.GPULines)...)
+	fs = append(fs, in.Extra...)
 	for i := range fs {
 		fs[i].CostShare = share(fs[i].CostNs, res.StepNs)
 		if fs[i].Severity == "" {
 			fs[i].Severity = severity(fs[i].CostShare)
 		}
 	}
-	slices.SortStableFunc(fs, func(a, b result.Finding) int { return cmp.Compare(b.CostNs, a.CostNs) })
+	Rank(fs)
 	return fs
+}
+
+// Rank orders findings the one way every step ranks them: missing ranks
+// first (they qualify every other figure), then by cost per step, largest
+// first, keeping the order of equal costs.
+func Rank(fs []result.Finding) {
+	slices.SortStableFunc(fs, func(a, b result.Finding) int {
+		if am, bm := a.Kind == vocab.KindMissingRanks, b.Kind == vocab.KindMissingRanks; am != bm {
+			return map[bool]int{true: -1, false: 1}[am]
+		}
+		return cmp.Compare(b.CostNs, a.CostNs)
+	})
 }
 
 func share(ns, step int64) float64 {

@@ -2,11 +2,11 @@ package gpujoin
 
 import (
 	"fmt"
-	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"strings"
 
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // reasonNames are NVML clock-event reason bits that mean the GPU was held

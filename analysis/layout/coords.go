@@ -2,11 +2,11 @@ package layout
 
 import (
 	"cmp"
-	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"slices"
 
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // orderOf decides the rank order: the given one when fixed (flags), else

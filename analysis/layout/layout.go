@@ -11,8 +11,8 @@ package layout
 
 import (
 	"fmt"
-	"github.com/tpptrace/tpptrace/analysis/result"
 
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 

@@ -1,12 +1,12 @@
 package layout
 
 import (
-	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"slices"
 	"strings"
 
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // decidedBy names the most trusted source that labelled a parallel axis.
