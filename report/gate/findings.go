@@ -10,6 +10,16 @@ import (
 	"github.com/tpptrace/tpptrace/report/prose"
 )
 
+// FindingKindsHelp is the registry as help prints it: one kind a line,
+// "  pipeline_bubble (bubble)  pipeline bubble per step".
+func FindingKindsHelp() string {
+	var b strings.Builder
+	for _, k := range vocab.FindingKinds {
+		fmt.Fprintf(&b, "  %-34s %s\n", k.Name+" ("+k.Alias+")", k.Help)
+	}
+	return b.String()
+}
+
 // FindingKindNames lists the kinds of the registry (vocab.FindingKinds) as
 // help shows them: "pipeline_bubble (bubble)".
 func FindingKindNames() []string {

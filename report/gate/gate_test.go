@@ -92,3 +92,16 @@ func TestParseSelector(t *testing.T) {
 		t.Error("a figure id selects the wrong figures")
 	}
 }
+
+// TestHelpListsEveryKind: the --fail-on help is the registry, a kind a line.
+func TestHelpListsEveryKind(t *testing.T) {
+	help := FindingKindsHelp()
+	if n := strings.Count(help, "\n"); n != len(vocab.FindingKinds) {
+		t.Errorf("help has %d lines for %d kinds", n, len(vocab.FindingKinds))
+	}
+	for _, k := range vocab.FindingKinds {
+		if !strings.Contains(help, k.Name+" ("+k.Alias+")") || !strings.Contains(help, k.Help) {
+			t.Errorf("help lacks %s", k.Name)
+		}
+	}
+}
