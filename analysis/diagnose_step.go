@@ -16,16 +16,16 @@ func diagnoseStep(r *run) error {
 	r.res.Comms = diagnose.Comms(r.t, &r.tm, n, r.inSteps)
 	in := diagnose.Inputs{ImbalanceGainNs: gain, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep(), Arrivals: r.arrivals()}
 	for _, p := range r.layout.Problems {
-		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Summary: p.Summary, Ranks: p.Ranks})
+		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Says: p.Says, Ranks: p.Ranks})
 	}
-	r.res.Findings = diagnose.Findings(r.res, in)
 	r.stagePeaks()
 	if f := memFinding(r.res); f != nil {
-		r.res.Findings = append(r.res.Findings, *f)
+		in.Extra = append(in.Extra, *f)
 	}
-	if f := missingFinding(r.res, r.missing); f != nil { // first: it qualifies every other
-		r.res.Findings = append([]result.Finding{*f}, r.res.Findings...)
+	if f := missingFinding(r.res, r.missing); f != nil { // ranked first: it qualifies every other
+		in.Extra = append(in.Extra, *f)
 	}
+	r.res.Findings = diagnose.Findings(r.res, in)
 	r.res.RankSteps = r.rankSteps()
 	r.res.Timeline = r.timeline(r.representative())
 	return nil

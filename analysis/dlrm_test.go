@@ -9,7 +9,9 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/kineto"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // analyzeShared reads a Kineto set from ../shared/traces/kineto beside the
@@ -93,12 +95,12 @@ func TestDLRMNamesLateRank(t *testing.T) {
 	var late, a2a result.Finding
 	for _, f := range res.Findings {
 		switch f.Kind {
-		case result.KindLateRank:
+		case vocab.KindLateRank:
 			if late.Kind != "" {
 				t.Errorf("second late rank %+v", f)
 			}
 			late = f
-		case result.KindExposedA2A:
+		case vocab.KindExposedA2A:
 			a2a = f
 		}
 	}
@@ -113,7 +115,7 @@ func TestDLRMNamesLateRank(t *testing.T) {
 	if d := late.CostNs + a2a.CostNs - exposed; d < -10 || d > 10 || late.CostNs < exposed/10 {
 		t.Errorf("late %d + exposed A2A %d ns, want the exposed A2A %d with a real share for the late rank", late.CostNs, a2a.CostNs, exposed)
 	}
-	ev := strings.Join(late.Evidence, "; ")
+	ev := strings.Join(prose.Evidence(res, late), "; ")
 	for _, want := range []string{"arrives last at 4 of the 5 A2A collectives", "right before those kernels start", "does not explain the lateness"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("evidence %q lacks %q", ev, want)

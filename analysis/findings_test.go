@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 	"github.com/tpptrace/tpptrace/samples/shared"
 
@@ -32,9 +34,9 @@ func TestTwoRankSetNamesNoSlowRank(t *testing.T) {
 	// note, and only when the collectives' arrival blames one rank.
 	for _, f := range res.Findings {
 		switch {
-		case f.Kind == result.KindSlowRank:
+		case f.Kind == vocab.KindSlowRank:
 			t.Errorf("slow-rank finding %+v from a stage with one peer", f)
-		case f.Kind == result.KindRankPair && (f.Severity != "low" || res.Clock.Matched == 0):
+		case f.Kind == vocab.KindRankPair && (f.Severity != "low" || res.Clock.Matched == 0):
 			t.Errorf("pair note %+v must be low and backed by matched collectives (%d)", f, res.Clock.Matched)
 		}
 	}
@@ -67,15 +69,15 @@ func TestFindingsShareLostTime(t *testing.T) {
 			var total int64
 			for _, f := range res.Findings {
 				total += f.CostNs
-				if f.Kind == result.KindLateRank {
+				if f.Kind == vocab.KindLateRank {
 					t.Errorf("late rank named where every rank launches on time: %+v", f)
 				}
 			}
 			if total > res.StepNs {
 				t.Errorf("findings cost %d ns per step, more than the step %d ns: %+v", total, res.StepNs, res.Findings)
 			}
-			bubble, _ := findingOf(res, result.KindBubble)
-			pp, _ := findingOf(res, result.KindExposedPP)
+			bubble, _ := findingOf(res, vocab.KindBubble)
+			pp, _ := findingOf(res, vocab.KindExposedPP)
 			if want := meanOf(res, func(r result.RankStats) int64 { return r.BubbleNs }); res.Layout.PP > 1 && abs(bubble.CostNs+pp.CostNs-want) > 10 {
 				t.Errorf("bubble %d + exposed PP %d ns, want the mean bubble %d", bubble.CostNs, pp.CostNs, want)
 			}
@@ -89,14 +91,14 @@ func TestFindingsShareLostTime(t *testing.T) {
 
 func TestBalancedPipelineBlamesTheBubble(t *testing.T) {
 	res := mustAnalyze(t, sampletest.Job(t, "balanced-1f1b").Trace)
-	if len(res.Findings) == 0 || res.Findings[0].Kind != result.KindBubble {
+	if len(res.Findings) == 0 || res.Findings[0].Kind != vocab.KindBubble {
 		t.Fatalf("top finding %+v, want the pipeline bubble", res.Findings)
 	}
-	pp, ok := findingOf(res, result.KindExposedPP)
+	pp, ok := findingOf(res, vocab.KindExposedPP)
 	if !ok || pp.CostNs <= 0 || pp.CostNs > res.Findings[0].CostNs/4 {
 		t.Fatalf("exposed PP finding %+v: want a small transfer cost beside bubble %d", pp, res.Findings[0].CostNs)
 	}
-	ev := strings.Join(pp.Evidence, "; ")
+	ev := strings.Join(prose.Evidence(res, pp), "; ")
 	if !strings.Contains(ev, "waiting for the neighbour (counted in the pipeline bubble)") || !strings.Contains(ev, "transferring") {
 		t.Errorf("PP evidence %q does not separate waiting from transferring", ev)
 	}
@@ -104,19 +106,19 @@ func TestBalancedPipelineBlamesTheBubble(t *testing.T) {
 
 func TestSlowRankClaimsTPWait(t *testing.T) {
 	res := mustAnalyze(t, sampletest.Job(t, "slow-rank").Trace)
-	slow, ok := findingOf(res, result.KindSlowRank)
+	slow, ok := findingOf(res, vocab.KindSlowRank)
 	if !ok || slow.Ranks[0] != 3 {
 		t.Fatalf("slow-rank finding %+v, want rank 3", slow)
 	}
-	ev := strings.Join(slow.Evidence, "; ")
+	ev := strings.Join(prose.Evidence(res, slow), "; ")
 	for _, want := range []string{"in TP all_reduce for it", "counted here, not under exposed TP"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("slow-rank evidence %q lacks %q", ev, want)
 		}
 	}
-	tp, ok := findingOf(res, result.KindExposedTP)
+	tp, ok := findingOf(res, vocab.KindExposedTP)
 	exposed := meanOf(res, func(r result.RankStats) int64 { return r.ExposedNs["TP"] })
-	if !ok || tp.CostNs >= exposed || !strings.Contains(strings.Join(tp.Evidence, "; "), "is for slow rank 3, counted under the slow-rank finding") {
+	if !ok || tp.CostNs >= exposed || !strings.Contains(strings.Join(prose.Evidence(res, tp), "; "), "is for slow rank 3, counted under the slow-rank finding") {
 		t.Errorf("exposed TP finding %+v still claims the wait for rank 3 (exposed %d)", tp, exposed)
 	}
 }

@@ -9,12 +9,12 @@ import (
 // steps: each rank's GPU summary goes to the Result, and each slow rank's
 // evidence cites what its GPU did against its peers' GPUs. It returns the
 // evidence line of every rank whose GPU was sampled.
-func (r *run) gpuStep() map[int]string {
+func (r *run) gpuStep() map[int]result.Statement {
 	if len(r.t.Samples) == 0 {
 		return nil
 	}
 	gpus := gpujoin.Map(r.t)
-	lines := map[int]string{}
+	lines := map[int]result.Statement{}
 	for i := range r.res.Ranks {
 		rs := &r.res.Ranks[i]
 		rk := int32(rs.Rank)

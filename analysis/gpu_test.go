@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples/nvmlw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
@@ -23,12 +25,12 @@ func TestSlowRankCitesGPUSamples(t *testing.T) {
 	}
 	tr := sampletest.Load(t, source.Options{}, append([]string{sampletest.KinetoDir(t, job)}, paths...)...)
 	res := mustAnalyze(t, tr)
-	slow, ok := findingOf(res, result.KindSlowRank)
+	slow, ok := findingOf(res, vocab.KindSlowRank)
 	if !ok || slow.Ranks[0] != job.Config.SlowRank {
 		t.Fatalf("slow-rank finding %+v, want rank %d", slow, job.Config.SlowRank)
 	}
 	clock := int(1980/job.Config.SlowFactor + 0.5)
-	ev := strings.Join(slow.Evidence, "; ")
+	ev := strings.Join(prose.Evidence(res, slow), "; ")
 	for _, want := range []string{fmt.Sprintf("SM clock %d,%03d MHz vs 1,980 MHz on its peers", clock/1000, clock%1000), "91 °C", "HW slowdown: thermal"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("slow-rank evidence %q lacks %q", ev, want)
@@ -41,7 +43,7 @@ func checkThrottle(t *testing.T, res *result.Result, slow, clock int) {
 	t.Helper()
 	var throttled []int
 	for _, f := range res.Findings {
-		if f.Kind == result.KindGPUThrottle {
+		if f.Kind == vocab.KindGPUThrottle {
 			throttled = append(throttled, f.Ranks...)
 		}
 	}

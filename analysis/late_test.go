@@ -7,6 +7,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/diagnose"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
@@ -32,7 +33,7 @@ func TestLateRankScenario(t *testing.T) {
 	r := runOn(t, job.Trace)
 	res, want := r.res, job.Truth
 	checkTruth(t, res, want)
-	late, ok := findingOf(res, result.KindLateRank)
+	late, ok := findingOf(res, vocab.KindLateRank)
 	if !ok || len(late.Ranks) != 1 || late.Ranks[0] != want.LateRank {
 		t.Fatalf("late-rank finding %+v, want rank %d", late, want.LateRank)
 	}
@@ -45,7 +46,7 @@ func TestLateRankScenario(t *testing.T) {
 	if d := float64(lat-want.Config.LateNs) / float64(want.Config.LateNs); d < -0.05 || d > 0.05 {
 		t.Errorf("median lateness %d ns, want the planted %d ns within 5 %%", lat, want.Config.LateNs)
 	}
-	dp, _ := findingOf(res, result.KindExposedDP)
+	dp, _ := findingOf(res, vocab.KindExposedDP)
 	exposed := meanOf(res, func(r result.RankStats) int64 { return r.ExposedNs["DP"] })
 	if d := dp.CostNs + late.CostNs - exposed; d < -10 || d > 10 {
 		t.Errorf("exposed DP %d + late %d ns, want the exposed DP %d", dp.CostNs, late.CostNs, exposed)
@@ -68,7 +69,7 @@ func TestNoPipelineNoBubbleFinding(t *testing.T) {
 	}
 	for _, f := range r.res.Findings {
 		switch f.Kind {
-		case result.KindBubble, result.KindExposedPP, result.KindImbalance:
+		case vocab.KindBubble, vocab.KindExposedPP, vocab.KindImbalance:
 			t.Errorf("finding %+v in a job without a pipeline", f)
 		}
 	}

@@ -1,11 +1,11 @@
 package analysis
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // memSkew is how far above the other stages' largest peak one stage's peak
@@ -59,8 +59,9 @@ func memFinding(res *result.Result) *result.Finding {
 	if other <= 0 || float64(peak) < memSkew*float64(other) && !gpipe {
 		return nil
 	}
-	return &result.Finding{Kind: result.KindMemoryPeak, Severity: "medium",
-		Summary:  fmt.Sprintf("stage %d holds %d microbatches' activations at its peak: %.1f GiB, %.2f× the largest other stage's", top, heldMicrobatches(res, top), gib(peak), float64(peak)/float64(other)),
+	return &result.Finding{Kind: vocab.KindMemoryPeak, Severity: vocab.SevMedium,
+		Headline: result.Say(vocab.SayMemoryPeak, result.Count("held", int64(heldMicrobatches(res, top))), result.Bytes("peak", peak),
+			result.Ratio("ratio", float64(peak)/float64(other))).At(top),
 		Evidence: stagePeakLines(res),
 		Remedy:   memRemedy(res.Schedule),
 		Ranks:    slices.Clone(res.Stages[top].Ranks), Stages: []int{top}}
@@ -85,12 +86,10 @@ func memRemedy(schedule string) string {
 	return r
 }
 
-func stagePeakLines(res *result.Result) []string {
-	var out []string
+func stagePeakLines(res *result.Result) []result.Statement {
+	var out []result.Statement
 	for _, st := range res.Stages {
-		out = append(out, fmt.Sprintf("stage %d: peak %.2f GiB allocated", st.Stage, gib(st.PeakMemBytes)))
+		out = append(out, result.Say(vocab.SayStagePeak, result.Bytes("peak", st.PeakMemBytes)).At(st.Stage))
 	}
 	return out
 }
-
-func gib(b int64) float64 { return float64(b) / (1 << 30) }

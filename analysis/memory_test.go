@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples"
 )
 
@@ -46,9 +48,9 @@ func TestPeakMemoryMatchesTruth(t *testing.T) {
 					t.Errorf("stage %d peak %d, truth %d", s, got, st.PeakMemBytes)
 				}
 			}
-			f := findKind(res, result.KindMemoryPeak)
+			f := findKind(res, vocab.KindMemoryPeak)
 			if name == "balanced-gpipe" {
-				if f == nil || len(f.Stages) != 1 || f.Stages[0] != 0 || !strings.Contains(f.Summary, "stage 0 holds 8 microbatches") {
+				if f == nil || len(f.Stages) != 1 || f.Stages[0] != 0 || !strings.Contains(prose.Headline(res, *f), "stage 0 holds 8 microbatches") {
 					t.Fatalf("gpipe: memory finding %+v, want stage 0 holding 8 microbatches", f)
 				}
 				if !strings.Contains(f.Remedy, "1F1B") {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // remedyMissing is the missing_ranks finding's remedy.
@@ -16,10 +17,10 @@ const maxAbsentLines = 3
 
 // missing is what the inputs say about ranks they hold no timeline of.
 type missing struct {
-	declared int      // the most ranks a declaration states, 0 when none does
-	read     int      // ranks with a timeline
-	ranks    []int    // ascending
-	evidence []string // how each was known
+	declared int                // the most ranks a declaration states, 0 when none does
+	read     int                // ranks with a timeline
+	ranks    []int              // ascending
+	evidence []result.Statement // how each was known
 }
 
 // findMissing names the ranks the inputs declare but hold no timeline
@@ -59,8 +60,8 @@ func timedRanks(t *model.Trace) map[int32]bool {
 
 // declaredLines notes the ranks below each declared size and says, for
 // each declaration that has some, where it was read.
-func declaredLines(t *model.Trace, note func(int) bool) []string {
-	var out []string
+func declaredLines(t *model.Trace, note func(int) bool) []result.Statement {
+	var out []result.Statement
 	for _, d := range t.World {
 		n := 0
 		for r := range int(d.Size) {
@@ -69,15 +70,15 @@ func declaredLines(t *model.Trace, note func(int) bool) []string {
 			}
 		}
 		if n > 0 {
-			out = append(out, fmt.Sprintf("%s = %d in %s", d.By, d.Size, plural(int(d.Count), "trace")))
+			out = append(out, result.Say(vocab.SayDeclared, result.Count("size", int64(d.Size)), result.Count("traces", int64(d.Count))).Quoting("by", d.By))
 		}
 	}
 	return out
 }
 
 // absentLines notes the process-group members without a trace.
-func absentLines(t *model.Trace, note func(int) bool) []string {
-	var out []string
+func absentLines(t *model.Trace, note func(int) bool) []result.Statement {
+	var out []result.Statement
 	more := 0
 	for _, a := range t.Absent {
 		var rs []int
@@ -89,17 +90,13 @@ func absentLines(t *model.Trace, note func(int) bool) []string {
 		switch {
 		case len(rs) == 0:
 		case len(out) < maxAbsentLines:
-			out = append(out, fmt.Sprintf("communicator %s lists %s", commName(t, a.Comm), ranksText(rs)))
+			out = append(out, result.Say(vocab.SayListed).About(rs...).Quoting("comm", commName(t, a.Comm)))
 		default:
 			more++
 		}
 	}
 	if more > 0 {
-		verb := "communicators list"
-		if more == 1 {
-			verb = "communicator lists"
-		}
-		out = append(out, fmt.Sprintf("%d more %s missing ranks", more, verb))
+		out = append(out, result.Say(vocab.SayMoreListed, result.Count("more", int64(more))))
 	}
 	return out
 }
@@ -117,8 +114,8 @@ func commName(t *model.Trace, id string) string {
 
 // describedLines notes the ranks some input describes (a host, a GPU)
 // with no event of theirs.
-func describedLines(t *model.Trace, note func(int) bool) []string {
-	var out []string
+func describedLines(t *model.Trace, note func(int) bool) []result.Statement {
+	var out []result.Statement
 	for _, r := range t.Ranks {
 		if !note(int(r.Rank)) {
 			continue
@@ -127,24 +124,9 @@ func describedLines(t *model.Trace, note func(int) bool) []string {
 		if r.Source >= 0 && int(r.Source) < len(t.Sources) {
 			from = t.Sources[r.Source].Format + " input " + t.Sources[r.Source].Path
 		}
-		out = append(out, fmt.Sprintf("rank %d is described by %s, which has no timeline of it", r.Rank, from))
+		out = append(out, result.Say(vocab.SayDescribed).About(int(r.Rank)).Quoting("from", from))
 	}
 	return out
-}
-
-// ranksText is "rank 5" or "ranks 2-127".
-func ranksText(rs []int) string {
-	if len(rs) == 1 {
-		return fmt.Sprintf("rank %d", rs[0])
-	}
-	return "ranks " + result.RankRanges(rs)
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", what)
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // missingFinding is the high-severity finding naming the missing ranks,
@@ -153,20 +135,11 @@ func missingFinding(res *result.Result, m missing) *result.Finding {
 	if len(m.ranks) == 0 {
 		return nil
 	}
-	counts := fmt.Sprintf("%d read", m.read)
+	head := result.Say(vocab.SayMissing, result.Count("read", int64(m.read))).About(slices.Clone(m.ranks)...)
 	if m.declared > 0 {
-		counts = fmt.Sprintf("%d declared, %d read", m.declared, m.read)
+		head = result.Say(vocab.SayMissingOf, result.Count("declared", int64(m.declared)), result.Count("read", int64(m.read))).About(slices.Clone(m.ranks)...)
 	}
-	ev := append(slices.Clone(m.evidence),
-		fmt.Sprintf("every figure describes the %s read only; a missing rank may be the slow one", plural(m.read, "rank")))
-	return &result.Finding{Kind: result.KindMissingRanks, Severity: "high", Ranks: slices.Clone(m.ranks), Remedy: remedyMissing,
-		Summary:  fmt.Sprintf("missing ranks: %s %s no trace among the inputs (%s)", ranksText(m.ranks), hasHave(len(m.ranks)), counts),
-		Evidence: ev}
-}
-
-func hasHave(n int) string {
-	if n == 1 {
-		return "has"
-	}
-	return "have"
+	ev := append(slices.Clone(m.evidence), result.Say(vocab.SayReadOnly, result.Count("read", int64(m.read))))
+	return &result.Finding{Kind: vocab.KindMissingRanks, Severity: vocab.SevHigh, Ranks: slices.Clone(m.ranks), Remedy: remedyMissing,
+		Headline: head, Evidence: ev}
 }

@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples/kinetow"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
@@ -30,10 +32,10 @@ func TestMissingSlowRankIsNamed(t *testing.T) {
 	world := job.Config.World()
 	checkMissing(t, res, slow, world, fmt.Sprintf("distributedInfo.world_size = %d in %d traces", world, world-1))
 	f := res.Findings[0]
-	if !slices.ContainsFunc(f.Evidence, func(e string) bool {
+	if !slices.ContainsFunc(prose.Evidence(res, f), func(e string) bool {
 		return strings.HasPrefix(e, "communicator ") && strings.HasSuffix(e, fmt.Sprintf("lists rank %d", slow))
 	}) {
-		t.Errorf("no evidence names a process group listing rank %d: %q", slow, f.Evidence)
+		t.Errorf("no evidence names a process group listing rank %d: %q", slow, prose.Evidence(res, f))
 	}
 }
 
@@ -63,7 +65,7 @@ func TestCompleteJobMissesNoRank(t *testing.T) {
 	if len(res.MissingRanks) != 0 || res.DeclaredWorldSize != job.Config.World() {
 		t.Fatalf("missing %v, declared %d; want none of %d", res.MissingRanks, res.DeclaredWorldSize, job.Config.World())
 	}
-	if f := findKind(res, result.KindMissingRanks); f != nil {
+	if f := findKind(res, vocab.KindMissingRanks); f != nil {
 		t.Fatal("a complete job has a missing_ranks finding")
 	}
 }
@@ -75,14 +77,14 @@ func checkMissing(t *testing.T, res *result.Result, rank, world int, want string
 	if !slices.Equal(res.MissingRanks, []int{rank}) || res.DeclaredWorldSize != world || res.WorldSize != world-1 {
 		t.Fatalf("missing %v, declared %d, world %d; want [%d] of %d, %d read", res.MissingRanks, res.DeclaredWorldSize, res.WorldSize, rank, world, world-1)
 	}
-	if len(res.Findings) == 0 || res.Findings[0].Kind != result.KindMissingRanks {
+	if len(res.Findings) == 0 || res.Findings[0].Kind != vocab.KindMissingRanks {
 		t.Fatalf("first finding is not missing_ranks: %+v", res.Findings)
 	}
 	f := res.Findings[0]
-	if f.Severity != "high" || !slices.Equal(f.Ranks, []int{rank}) || !strings.Contains(f.Summary, fmt.Sprintf("rank %d", rank)) {
+	if f.Severity != "high" || !slices.Equal(f.Ranks, []int{rank}) || !strings.Contains(prose.Headline(res, f), fmt.Sprintf("rank %d", rank)) {
 		t.Errorf("finding %+v: want high, naming rank %d", f, rank)
 	}
-	if !slices.Contains(f.Evidence, want) {
-		t.Errorf("evidence %q lacks %q", f.Evidence, want)
+	if !slices.Contains(prose.Evidence(res, f), want) {
+		t.Errorf("evidence %q lacks %q", prose.Evidence(res, f), want)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // findingOf is the first finding of kind, or fails.
@@ -33,11 +35,11 @@ func TestInterleavedIsNotToldToInterleave(t *testing.T) {
 			t.Errorf("interleaved job told %q (%s)", f.Remedy, f.Kind)
 		}
 	}
-	if r := findingOf(t, res, result.KindBubble).Remedy; !strings.Contains(r, "microbatches") || !strings.Contains(r, "chunks per stage") {
+	if r := findingOf(t, res, vocab.KindBubble).Remedy; !strings.Contains(r, "microbatches") || !strings.Contains(r, "chunks per stage") {
 		t.Errorf("bubble remedy %q; want m and more chunks per stage", r)
 	}
 	_, base := analyzeScenario(t, "default")
-	if r := findingOf(t, base, result.KindBubble).Remedy; !strings.Contains(r, "use an interleaved schedule") {
+	if r := findingOf(t, base, vocab.KindBubble).Remedy; !strings.Contains(r, "use an interleaved schedule") {
 		t.Errorf("1F1B job's bubble remedy %q lost the interleaved schedule", r)
 	}
 }
@@ -52,12 +54,12 @@ func TestOverlappedDPIsNotToldToOverlap(t *testing.T) {
 	if w.ExposedNs["DP"]*2 > w.CommNs["DP"] {
 		t.Fatalf("truth: DP exposed %d of %d ns; the scenario should overlap most of it", w.ExposedNs["DP"], w.CommNs["DP"])
 	}
-	r := findingOf(t, res, result.KindExposedDP).Remedy
+	r := findingOf(t, res, vocab.KindExposedDP).Remedy
 	if strings.Contains(r, "overlap the DP gradient sync") || !strings.Contains(r, "already overlaps") || !strings.Contains(r, "bucket") {
 		t.Errorf("overlapped DP remedy %q; want bucket size and network, no overlap advice", r)
 	}
 	_, exposed := analyzeScenario(t, "dp-exposed")
-	if r := findingOf(t, exposed, result.KindExposedDP).Remedy; !strings.Contains(r, "overlap the DP gradient sync") {
+	if r := findingOf(t, exposed, vocab.KindExposedDP).Remedy; !strings.Contains(r, "overlap the DP gradient sync") {
 		t.Errorf("non-overlapped DP remedy %q; want the overlap advice", r)
 	}
 }
@@ -69,11 +71,11 @@ func TestLateRankScenarioHasNoPipelineFindings(t *testing.T) {
 	_, res := analyzeScenario(t, "late-rank")
 	for _, f := range res.Findings {
 		switch f.Kind {
-		case result.KindBubble, result.KindImbalance, result.KindExposedPP, result.KindMemoryPeak:
-			t.Errorf("pipeline finding %s in a PP = 1 job: %s", f.Kind, f.Summary)
+		case vocab.KindBubble, vocab.KindImbalance, vocab.KindExposedPP, vocab.KindMemoryPeak:
+			t.Errorf("pipeline finding %s in a PP = 1 job: %s", f.Kind, prose.Headline(res, f))
 		}
 	}
-	if r := findingOf(t, res, result.KindExposedDP).Remedy; !strings.Contains(r, "DDP bucketing") || strings.Contains(r, "pipeline") {
+	if r := findingOf(t, res, vocab.KindExposedDP).Remedy; !strings.Contains(r, "DDP bucketing") || strings.Contains(r, "pipeline") {
 		t.Errorf("PP = 1 DP remedy %q", r)
 	}
 }

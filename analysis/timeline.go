@@ -7,6 +7,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/pipeline"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // timeline classifies step k of every rank into segments on the aligned clock.
@@ -65,10 +66,10 @@ func layers(a *measure.Activity) []layer {
 		}
 	}
 	pp := model.AxisPP
-	return []layer{{"compute", a.Compute}, {"tp_exposed", a.Comm[model.AxisTP]}, {"dp_exposed", other},
-		{"cp_exposed", a.Comm[model.AxisCP]}, {"ep_exposed", a.Comm[model.AxisEP]}, {"a2a_exposed", a.Comm[model.AxisA2A]},
-		{"pp_exposed", a.Transfer[pp]}, {"pp_wait", measure.Subtract(a.Comm[pp], a.Transfer[pp])},
-		{"memcpy", a.Memcpy}}
+	return []layer{{vocab.CatCompute, a.Compute}, {vocab.CatTPExposed, a.Comm[model.AxisTP]}, {vocab.CatDPExposed, other},
+		{vocab.CatCPExposed, a.Comm[model.AxisCP]}, {vocab.CatEPExposed, a.Comm[model.AxisEP]}, {vocab.CatA2AExposed, a.Comm[model.AxisA2A]},
+		{vocab.CatPPExposed, a.Transfer[pp]}, {vocab.CatPPWait, measure.Subtract(a.Comm[pp], a.Transfer[pp])},
+		{vocab.CatMemcpy, a.Memcpy}}
 }
 
 // classifyWindow splits window w into runs of one category, own clock.
@@ -81,9 +82,9 @@ func classifyWindow(a *measure.Activity, w measure.Interval, ops []pipeline.Op, 
 		cs[i].s = sets[i]
 	}
 	cuts := boundaries(w, sets)
-	idle := "idle"
+	idle := vocab.CatIdle
 	if pp {
-		idle = "bubble"
+		idle = vocab.CatBubble
 	}
 	var out []result.Segment
 	for i := 0; i+1 < len(cuts); i++ {
@@ -113,7 +114,7 @@ func boundaries(w measure.Interval, sets []Set) []int64 {
 // appendSegment adds seg, tagging compute with the phase and microbatch of
 // the op holding it, and merges it with the previous segment when alike.
 func appendSegment(out []result.Segment, seg result.Segment, ops []pipeline.Op) []result.Segment {
-	if seg.Category == "compute" {
+	if seg.Category == vocab.CatCompute {
 		for _, op := range ops {
 			if op.Start <= seg.StartNs && seg.StartNs < op.End {
 				seg.Phase, seg.Micro = op.Phase.String(), int(max(op.Micro, 0))

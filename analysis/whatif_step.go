@@ -1,15 +1,14 @@
 package analysis
 
 import (
-	"cmp"
 	"context"
 	"fmt"
-	"github.com/tpptrace/tpptrace/analysis/diagnose"
-	"slices"
 
+	"github.com/tpptrace/tpptrace/analysis/diagnose"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/analysis/whatif"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // WhatIfGraph runs the steps the replay needs (classify, align, segment)
@@ -75,31 +74,26 @@ func quoteReplay(res *result.Result) {
 		f := &res.Findings[i]
 		name := ""
 		switch {
-		case f.Kind == result.KindSlowRank && len(f.Ranks) > 0:
+		case f.Kind == vocab.KindSlowRank && len(f.Ranks) > 0:
 			name = fmt.Sprintf("fix rank %d", f.Ranks[0])
-		case f.Kind == result.KindImbalance:
+		case f.Kind == vocab.KindImbalance:
 			name = "balance stages"
 		}
 		if s, ok := gain[name]; ok && name != "" {
 			quote(res, f, s)
 		}
 	}
-	slices.SortStableFunc(res.Findings, func(a, b result.Finding) int {
-		if am, bm := a.Kind == result.KindMissingRanks, b.Kind == result.KindMissingRanks; am != bm {
-			return map[bool]int{true: -1, false: 1}[am]
-		}
-		return cmp.Compare(b.CostNs, a.CostNs)
-	})
+	diagnose.Rank(res.Findings)
 }
 
 // quote gives f the replayed gain of scenario s as its cost.
 func quote(res *result.Result, f *result.Finding, s result.WhatIfScenario) {
-	f.Evidence = append(f.Evidence, fmt.Sprintf("replay (%s): the step would take %.2f ms, %.2f ms (%.1f %%) shorter",
-		s.Name, float64(s.StepNs)/1e6, float64(s.GainNs)/1e6, 100*float64(s.GainNs)/float64(max(res.WhatIf.TraceStepNs, 1))))
+	f.Evidence = append(f.Evidence, result.Say(vocab.SayReplay, result.Ns("step", s.StepNs), result.Ns("gain", s.GainNs),
+		result.Frac("gain_share", float64(s.GainNs)/float64(max(res.WhatIf.TraceStepNs, 1)))).Quoting("scenario", s.Name))
 	if res.WhatIf.Withheld != "" || s.GainNs <= 0 {
 		return
 	}
-	f.Evidence = append(f.Evidence, fmt.Sprintf("the cost is the replay's; the estimate from the figures alone was %.2f ms", float64(f.CostNs)/1e6))
+	f.Evidence = append(f.Evidence, result.Say(vocab.SayReplayCost, result.Ns("estimate", f.CostNs)))
 	f.CostNs = s.GainNs
 	if res.StepNs > 0 {
 		f.CostShare = float64(s.GainNs) / float64(res.StepNs)

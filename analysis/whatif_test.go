@@ -10,7 +10,9 @@ import (
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/analysis/whatif"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
@@ -143,8 +145,8 @@ func TestAnalyzeWhatIf(t *testing.T) {
 		t.Fatalf("no fix rank 3 scenario in %+v", wi.Scenarios)
 	}
 	for _, f := range res.Findings {
-		if f.Kind == result.KindSlowRank && !strings.Contains(strings.Join(f.Evidence, "\n"), "replay (fix rank 3)") {
-			t.Errorf("slow-rank finding does not quote the replay: %q", f.Evidence)
+		if f.Kind == vocab.KindSlowRank && !strings.Contains(strings.Join(prose.Evidence(res, f), "\n"), "replay (fix rank 3)") {
+			t.Errorf("slow-rank finding does not quote the replay: %q", prose.Evidence(res, f))
 		}
 	}
 	if len(wi.CriticalPath) == 0 || !strings.HasPrefix(wi.CriticalPath[0].Category, "compute stage") {
@@ -225,7 +227,7 @@ func TestReplayCostsTheSlowRankFinding(t *testing.T) {
 	}
 	var f *result.Finding
 	for i := range res.Findings {
-		if res.Findings[i].Kind == result.KindSlowRank {
+		if res.Findings[i].Kind == vocab.KindSlowRank {
 			f = &res.Findings[i]
 		}
 	}
@@ -239,7 +241,7 @@ func TestReplayCostsTheSlowRankFinding(t *testing.T) {
 		t.Errorf("slow-rank cost %d ns, the job without it is %d ns faster", f.CostNs, want)
 	}
 	for i := 1; i < len(res.Findings); i++ {
-		if res.Findings[i].CostNs > res.Findings[i-1].CostNs && res.Findings[i-1].Kind != result.KindMissingRanks {
+		if res.Findings[i].CostNs > res.Findings[i-1].CostNs && res.Findings[i-1].Kind != vocab.KindMissingRanks {
 			t.Errorf("findings %d and %d out of cost order", i-1, i)
 		}
 	}

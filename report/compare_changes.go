@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // KernelChange is one kernel short name of a comparison, its GPU time per
@@ -119,10 +119,10 @@ func (ch Changes) Lines() []string {
 		}
 		out = append(out, head+": "+strings.Join(parts, ", "))
 	}
-	list("kernels added", ch.Added, ch.KernelsAdded, func(k KernelChange) string { return units.Duration(k.NewNs) })
-	list("kernels removed", ch.Removed, ch.KernelsRemoved, func(k KernelChange) string { return units.Duration(k.BaseNs) })
+	list("kernels added", ch.Added, ch.KernelsAdded, func(k KernelChange) string { return vocab.Duration(k.NewNs) })
+	list("kernels removed", ch.Removed, ch.KernelsRemoved, func(k KernelChange) string { return vocab.Duration(k.BaseNs) })
 	list("kernels grown most", len(ch.KernelsGrown), ch.KernelsGrown, func(k KernelChange) string {
-		return fmt.Sprintf("+%s (%s → %s)", units.Duration(k.NewNs-k.BaseNs), units.Duration(k.BaseNs), units.Duration(k.NewNs))
+		return fmt.Sprintf("+%s (%s → %s)", vocab.Duration(k.NewNs-k.BaseNs), vocab.Duration(k.BaseNs), vocab.Duration(k.NewNs))
 	})
 	return out
 }

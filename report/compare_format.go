@@ -7,8 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/gate"
-	"github.com/tpptrace/tpptrace/report/units"
 )
 
 // CompareFormats are the formats WriteComparison writes.
@@ -49,13 +49,13 @@ func (d Delta) format(v float64) string {
 	case d.Unit == "named":
 		return "named"
 	case d.Unit == "fraction":
-		return units.Percent(v)
+		return vocab.Percent(v)
 	case d.Unit == "bytes":
-		return units.Bytes(int64(v))
+		return vocab.Bytes(int64(v))
 	case d.Unit == "tokens/s":
 		return TokensPerS(v)
 	}
-	return units.Duration(int64(v))
+	return vocab.Duration(int64(v))
 }
 
 // ChangeText is the relative change ("+10.0 %"), for a fraction the
@@ -111,9 +111,9 @@ func CompareText(w io.Writer, ds []Delta) int {
 // compareTextFull writes the runs, the warnings, the table and the verdict.
 func compareTextFull(w io.Writer, c *Comparison) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "base  %s\nnew   %s\n", units.Safe(c.Base.String()), units.Safe(c.New.String()))
+	fmt.Fprintf(&b, "base  %s\nnew   %s\n", vocab.Safe(c.Base.String()), vocab.Safe(c.New.String()))
 	for _, s := range c.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", units.Safe(s))
+		fmt.Fprintf(&b, "warning: %s\n", vocab.Safe(s))
 	}
 	for _, s := range c.Changes.KernelLines() {
 		fmt.Fprintf(&b, "%s\n", s)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // rankDeltas lists every rank named slow, then every rank named late, in
@@ -45,10 +46,10 @@ func slowRanks(r *result.Result) []int {
 	for _, s := range r.SlowRanks {
 		out = append(out, s.Rank)
 	}
-	return unionSorted(out, findingRanks(r, result.KindSlowRank))
+	return unionSorted(out, findingRanks(r, vocab.KindSlowRank))
 }
 
-func lateRanks(r *result.Result) []int { return findingRanks(r, result.KindLateRank) }
+func lateRanks(r *result.Result) []int { return findingRanks(r, vocab.KindLateRank) }
 
 func findingRanks(r *result.Result, kind string) []int {
 	var out []int
@@ -117,7 +118,7 @@ func (k findingKey) id() string {
 // and vary from run to run.
 func keyOf(f result.Finding) findingKey {
 	switch f.Kind {
-	case result.KindRankPair, result.KindGPUThrottle, result.KindTopology, result.KindMissingRanks:
+	case vocab.KindRankPair, vocab.KindGPUThrottle, vocab.KindTopology, vocab.KindMissingRanks:
 		return findingKey{f.Kind, rankRanges(unionSorted(f.Ranks))}
 	}
 	return findingKey{kind: f.Kind}
@@ -130,7 +131,7 @@ func rankRanges(rs []int) string { return result.RankRanges(rs) }
 func findingCosts(r *result.Result) map[findingKey]int64 {
 	m := map[findingKey]int64{}
 	for _, f := range r.Findings {
-		if f.Kind != result.KindSlowRank && f.Kind != result.KindLateRank {
+		if f.Kind != vocab.KindSlowRank && f.Kind != vocab.KindLateRank {
 			m[keyOf(f)] += f.CostNs
 		}
 	}
@@ -145,7 +146,7 @@ func unionKeys(base, cur *result.Result) []findingKey {
 	for _, r := range []*result.Result{base, cur} {
 		for _, f := range r.Findings {
 			k := keyOf(f)
-			if !seen[k] && f.Kind != result.KindSlowRank && f.Kind != result.KindLateRank {
+			if !seen[k] && f.Kind != vocab.KindSlowRank && f.Kind != vocab.KindLateRank {
 				seen[k] = true
 				out = append(out, k)
 			}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // Run identifies one compared run.
@@ -69,7 +69,7 @@ func (u Run) String() string {
 		sched = "no pipeline"
 	}
 	return fmt.Sprintf("%s: %s, %s, %s, %d ranks, steps %s, step %s", u.Input, u.Tool, u.Layout, sched,
-		u.WorldSize, u.Steps, units.Duration(u.StepNs))
+		u.WorldSize, u.Steps, vocab.Duration(u.StepNs))
 }
 
 func layoutOf(l result.Layout) string { return l.String() }
@@ -163,7 +163,7 @@ func (c *Comparison) Ordered() []Delta {
 
 // Verdict is the comparison in one sentence.
 func (c *Comparison) Verdict() string {
-	n, th := c.Regressions(), units.Percent(c.Threshold)
+	n, th := c.Regressions(), vocab.Percent(c.Threshold)
 	switch n {
 	case 0:
 		return fmt.Sprintf("no regression beyond %s", th)
@@ -240,7 +240,7 @@ func versionsOf(srcs []result.Source) []string {
 		if s.Version == "" {
 			continue
 		}
-		v := units.Safe(s.Format + " " + s.Version)
+		v := vocab.Safe(s.Format + " " + s.Version)
 		if !seen[v] {
 			seen[v] = true
 			out = append(out, v)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/gate"
 )
 
@@ -149,7 +150,7 @@ func TestCompareNewlySlowRankIsARegression(t *testing.T) {
 
 func TestCompareNewlyLateRankFromItsFinding(t *testing.T) {
 	base, cur := fixed(), fixed()
-	cur.Findings = append(cur.Findings, result.Finding{Kind: result.KindLateRank, CostNs: 3e6, Ranks: []int{2}})
+	cur.Findings = append(cur.Findings, result.Finding{Kind: vocab.KindLateRank, CostNs: 3e6, Ranks: []int{2}})
 	ds := Compare(base, cur, 0.05)
 	if d := deltaNamed(t, ds, "late rank 2"); !d.Regressed {
 		t.Errorf("late rank 2 not a regression: %+v", d)
@@ -200,11 +201,11 @@ func TestCompareImprovementNeverFails(t *testing.T) {
 func TestCompareFindingsOfOneRun(t *testing.T) {
 	base, cur := fixed(), fixed()
 	pair := func(a, b int) result.Finding {
-		return result.Finding{Kind: result.KindRankPair, CostNs: 2e6, Ranks: []int{a, b}}
+		return result.Finding{Kind: vocab.KindRankPair, CostNs: 2e6, Ranks: []int{a, b}}
 	}
 	base.Findings = append(base.Findings, pair(0, 1))
-	cur.Findings = append(cur.Findings, pair(2, 3), result.Finding{Kind: result.KindTopology, Ranks: []int{4, 5}},
-		result.Finding{Kind: result.KindGPUIdle, CostNs: 6e6, Ranks: []int{7}})
+	cur.Findings = append(cur.Findings, pair(2, 3), result.Finding{Kind: vocab.KindTopology, Ranks: []int{4, 5}},
+		result.Finding{Kind: vocab.KindGPUIdle, CostNs: 6e6, Ranks: []int{7}})
 	cur.Findings[0].Ranks = []int{0, 1, 2} // the bubble's ranks moved: not a finding of its own
 	ds := Compare(base, cur, 0.05)
 	want := map[string][2]bool{ // regressed, improved
@@ -232,7 +233,7 @@ func TestCompareFindingsOfOneRun(t *testing.T) {
 // faster step and a finding that disappears.
 func mixed() *Comparison {
 	base, cur := fixed(), fixed()
-	base.Findings = append(base.Findings, result.Finding{Kind: result.KindExposedDP, CostNs: 3e6})
+	base.Findings = append(base.Findings, result.Finding{Kind: vocab.KindExposedDP, CostNs: 3e6})
 	cur.StepNs, cur.Stages[1].BubbleFraction, cur.Stages[1].BubbleNs = 110e6, 0.18, 19.8e6
 	cur.SlowRanks = []result.SlowRank{{Rank: 2, Score: 8, ComputeExcess: 0.2}}
 	return NewComparison("nightly/base.json", base, "run/new.json", cur, 0.05)

@@ -16,6 +16,8 @@ func FuzzReadJSON(f *testing.F) {
 	f.Add(b.Bytes())
 	f.Add([]byte(`{"schema_version": 1, "world_size": 2, "ranks": [{"rank": 7}], "stages": [{"stage": -1}], "bottleneck_stage": 9}`))
 	f.Add([]byte(`{"schema_version": 1, "iterations": [{"index": -1}], "findings": [{"severity": "high", "summary": "\u001b[2J"}]}`))
+	f.Add([]byte(`{"schema_version": 2, "findings": [{"headline": {"say": "slow_rank", "ranks": [9], "figures": [{"name": "excess", "value": 1e308, "unit": "fraction"}]},
+		"evidence": [{"say": "gpu", "words": {"gpu": "\u001b]0;x"}}, {"say": "stage_compute"}, {"say": "nope"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := ReadJSON(bytes.NewReader(data))
 		if err != nil {

@@ -6,7 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // rankTable is the table of a job without a pipeline (PP = 1), in place
@@ -27,9 +27,9 @@ func rankTable(w io.Writer, res *result.Result) {
 		rows = append(rows, MeanRankRow(res))
 	}
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", r.Label, units.Millis(r.ComputeNs), units.Millis(r.IdleNs), units.Percent(r.IdleShare))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", r.Label, vocab.Millis(r.ComputeNs), vocab.Millis(r.IdleNs), vocab.Percent(r.IdleShare))
 		for _, ax := range tab.Axes {
-			fmt.Fprintf(tw, "%s\t", units.Millis(r.ExposedNs[ax]))
+			fmt.Fprintf(tw, "%s\t", vocab.Millis(r.ExposedNs[ax]))
 		}
 		fmt.Fprintln(tw)
 	}
@@ -65,5 +65,5 @@ func passesLine(res *result.Result) string {
 		return ""
 	}
 	s := res.Stages[0]
-	return fmt.Sprintf("passes (mean over ranks): forward %s ms, backward %s ms per step", units.Millis(s.ForwardNs), units.Millis(s.BackwardNs))
+	return fmt.Sprintf("passes (mean over ranks): forward %s ms, backward %s ms per step", vocab.Millis(s.ForwardNs), vocab.Millis(s.BackwardNs))
 }

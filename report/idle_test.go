@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // noPipeline is a hand-written Result of a job without a pipeline (PP = 1)
@@ -21,8 +22,8 @@ func noPipeline() *result.Result {
 		Iterations: []result.Iteration{{Index: 0, DurationNs: 20.8e6}},
 		Stages: []result.StageStats{{Stage: 0, Ranks: []int{0, 1, 2, 3, 4, 5, 6, 7}, ComputeNs: 1.1e6, BubbleNs: 9.9e6,
 			BubbleFraction: 0.475, ExposedNs: map[string]int64{"TP": 0, "DP": 1.2e6, "A2A": 4e6}}},
-		Findings: []result.Finding{{Kind: result.KindLateRank, Severity: "low", CostNs: 1.13e6, CostShare: 0.054, Stages: []int{0},
-			Summary: "late rank: rank 7 arrives last at its A2A collectives", Evidence: []string{"it arrives last at 4 of the 5 A2A collectives"}}},
+		Findings: []result.Finding{{Kind: vocab.KindLateRank, Severity: "low", CostNs: 1.13e6, CostShare: 0.054, Stages: []int{0},
+			Headline: result.Text("late rank: rank 7 arrives last at its A2A collectives"), Evidence: []result.Statement{result.Text("it arrives last at 4 of the 5 A2A collectives")}}},
 	}
 	for r := range 8 {
 		idle := int64(9e6)

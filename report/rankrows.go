@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // A job without a pipeline (PP = 1: DDP, FSDP, DLRM, a single GPU) has no
@@ -35,7 +36,7 @@ type RankRow struct {
 }
 
 // RankTable is the per-rank table: its rows, the axes its exposed columns
-// show (result.Axes order, then "other"), how many rows it left out (the
+// show (vocab.FindingAxes order), how many rows it left out (the
 // least idle and exposed), and what a row is ("rank", "dp replica").
 type RankTable struct {
 	Rows    []RankRow
@@ -81,7 +82,7 @@ func lost(r RankRow) int64 {
 func stageRow(s result.StageStats) RankTable {
 	tab := RankTable{Unit: "rank", Rows: []RankRow{{Label: "all", Ranks: s.Ranks, ComputeNs: s.ComputeNs,
 		IdleNs: s.BubbleNs, IdleShare: s.BubbleFraction, ExposedNs: s.ExposedNs}}}
-	for _, ax := range append(slices.Clone(result.Axes), "other") {
+	for _, ax := range vocab.FindingAxes {
 		if s.ExposedNs[ax] > 0 {
 			tab.Axes = append(tab.Axes, ax)
 		}
@@ -92,7 +93,7 @@ func stageRow(s result.StageStats) RankTable {
 // commAxes are the axis keys on which some rank communicates.
 func commAxes(res *result.Result) []string {
 	var out []string
-	for _, ax := range append(slices.Clone(result.Axes), "other") {
+	for _, ax := range vocab.FindingAxes {
 		if slices.ContainsFunc(res.Ranks, func(r result.RankStats) bool { return r.CommNs[ax] > 0 }) {
 			out = append(out, ax)
 		}

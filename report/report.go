@@ -24,14 +24,29 @@ func JSON(w io.Writer, res *result.Result) error {
 	return nil
 }
 
-// ReadJSON decodes a Result written by JSON, refusing newer schema versions.
+// ReadJSON decodes a Result written by JSON, refusing newer schema
+// versions. A version-1 Result (findings as sentences) is read with its
+// sentences kept as text statements (see readV1).
 func ReadJSON(r io.Reader) (*result.Result, error) {
-	var res result.Result
-	if err := json.NewDecoder(r).Decode(&res); err != nil {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read result: %w", err)
+	}
+	var head struct {
+		SchemaVersion int `json:"schema_version"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
 		return nil, fmt.Errorf("decode result: %w", err)
 	}
-	if res.SchemaVersion > result.SchemaVersion {
-		return nil, fmt.Errorf("result schema version %d is newer than this build's %d", res.SchemaVersion, result.SchemaVersion)
+	switch {
+	case head.SchemaVersion > result.SchemaVersion:
+		return nil, fmt.Errorf("result schema version %d is newer than this build's %d", head.SchemaVersion, result.SchemaVersion)
+	case head.SchemaVersion < 2:
+		return readV1(b)
+	}
+	var res result.Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		return nil, fmt.Errorf("decode result: %w", err)
 	}
 	return &res, nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -26,9 +27,9 @@ func fixed() *result.Result {
 			{Stage: 1, Ranks: []int{2, 3}, ComputeNs: 101e6, ForwardNs: 33e6, BackwardNs: 68e6, BubbleNs: 14.4e6, BubblePPWaitNs: 13e6, BubblePPTransferNs: 0.5e6, BubbleFraction: 0.12, IdealBubbleFraction: 1.0 / 9, ExposedNs: map[string]int64{"TP": 5e6}},
 		},
 		Findings: []result.Finding{
-			{Kind: result.KindBubble, Severity: "medium", CostNs: 20e6, CostShare: 0.166, Summary: "pipeline bubble: GPUs wait 20.0 ms per step",
-				Evidence: []string{"stage 0: bubble 21 % measured vs 11 % ideal"}, Remedy: "raise the number of microbatches m"},
-			{Kind: result.KindImbalance, Severity: "low", CostNs: 10e6, CostShare: 0.083, Summary: "stage imbalance: stage 1 computes 101 ms per step"},
+			{Kind: vocab.KindBubble, Severity: "medium", CostNs: 20e6, CostShare: 0.166, Headline: result.Text("pipeline bubble: GPUs wait 20.0 ms per step"),
+				Evidence: []result.Statement{result.Text("stage 0: bubble 21 % measured vs 11 % ideal")}, Remedy: "raise the number of microbatches m"},
+			{Kind: vocab.KindImbalance, Severity: "low", CostNs: 10e6, CostShare: 0.083, Headline: result.Text("stage imbalance: stage 1 computes 101 ms per step")},
 		},
 		Skipped:  []result.Skipped{{Source: "rank3.json", Offset: 1024, Unit: "byte", Reason: "truncated event", Count: 2}},
 		Warnings: []string{"rank 3 offset left at 0"},
@@ -101,7 +102,7 @@ func TestJSONRoundTripDeterministic(t *testing.T) {
 		t.Fatal("JSON output not deterministic")
 	}
 	res, err := ReadJSON(bytes.NewReader(a.Bytes()))
-	if err != nil || res.StepNs != 120_500_000 || res.Stages[1].ExposedNs["TP"] != 5e6 || res.Findings[0].Kind != result.KindBubble {
+	if err != nil || res.StepNs != 120_500_000 || res.Stages[1].ExposedNs["TP"] != 5e6 || res.Findings[0].Kind != vocab.KindBubble {
 		t.Fatalf("round trip: %v %+v", err, res)
 	}
 	if _, err := ReadJSON(strings.NewReader(`{"schema_version": 99}`)); err == nil {
@@ -141,8 +142,8 @@ func TestSkippedGroupedByReason(t *testing.T) {
 func TestTextKeepsSevereFindingsBeyondTop(t *testing.T) {
 	res := fixed()
 	res.Findings = append(res.Findings,
-		result.Finding{Kind: result.KindExposedPP, Severity: "info", CostNs: 1e6, CostShare: 0.008, Summary: "exposed PP communication"},
-		result.Finding{Kind: result.KindGPUThrottle, Severity: "medium", Summary: "GPU throttled: rank 3: HW slowdown: thermal", Evidence: []string{"GPU node000/3"}})
+		result.Finding{Kind: vocab.KindExposedPP, Severity: "info", CostNs: 1e6, CostShare: 0.008, Headline: result.Text("exposed PP communication")},
+		result.Finding{Kind: vocab.KindGPUThrottle, Severity: "medium", Headline: result.Text("GPU throttled: rank 3: HW slowdown: thermal"), Evidence: []result.Statement{result.Text("GPU node000/3")}})
 	var b bytes.Buffer
 	if err := Text(&b, res, TextOptions{Findings: 2}); err != nil {
 		t.Fatal(err)

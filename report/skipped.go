@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // maxSkipReasons bounds the reasons listed in the text report; --json keeps every item.
@@ -40,8 +40,8 @@ func groupSkipped(sk []result.Skipped) []skipGroup {
 }
 
 // line says how much one reason skipped: "16 files", "6,421 items in 8 files",
-// or, for one file, its name; fit for a terminal (units.Safe).
-func (g skipGroup) line() string { return units.Safe(g.text()) }
+// or, for one file, its name; fit for a terminal (vocab.Safe).
+func (g skipGroup) line() string { return vocab.Safe(g.text()) }
 
 func (g skipGroup) text() string {
 	items := plural(g.items, "item")

@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tpptrace/tpptrace/analysis/result/tables"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // SummaryFormats are the formats WriteSummary writes.
@@ -97,9 +97,9 @@ func BreakdownSummary(rows []tables.RankBreakdown, window string) Summary {
 		s.Raw = append(s.Raw, []string{strconv.Itoa(r.Rank), i64(r.WindowNs), i64(r.IdleNs), i64(r.ComputeNs), i64(r.NonComputeNs),
 			f64(r.IdlePct), f64(r.ComputePct), f64(r.NonComputePct), f64(r.OverlapPct), i64(r.ExposedCommNs), i64(r.CommNs), i64(r.MemoryNs),
 			f64(r.CommPct), f64(r.MemoryPct)})
-		s.Text = append(s.Text, []string{strconv.Itoa(r.Rank), units.Duration(r.WindowNs), units.Duration(r.IdleNs), units.Duration(r.ComputeNs),
-			units.Duration(r.NonComputeNs), pct(r.IdlePct), pct(r.ComputePct), pct(r.NonComputePct), overlapText(r.OverlapPct),
-			units.Duration(r.ExposedCommNs), pct(r.CommPct), pct(r.MemoryPct)})
+		s.Text = append(s.Text, []string{strconv.Itoa(r.Rank), vocab.Duration(r.WindowNs), vocab.Duration(r.IdleNs), vocab.Duration(r.ComputeNs),
+			vocab.Duration(r.NonComputeNs), pct(r.IdlePct), pct(r.ComputePct), pct(r.NonComputePct), overlapText(r.OverlapPct),
+			vocab.Duration(r.ExposedCommNs), pct(r.CommPct), pct(r.MemoryPct)})
 	}
 	return s
 }
@@ -112,8 +112,8 @@ func statsRaw(s tables.Stats) []string {
 }
 
 func statsText(s tables.Stats) []string {
-	return []string{strconv.Itoa(s.Count), units.Duration(s.TotalNs), units.Duration(int64(s.MeanNs)), units.Duration(s.MedNs),
-		units.Duration(s.MinNs), units.Duration(s.MaxNs), units.Percent(s.Share)}
+	return []string{strconv.Itoa(s.Count), vocab.Duration(s.TotalNs), vocab.Duration(int64(s.MeanNs)), vocab.Duration(s.MedNs),
+		vocab.Duration(s.MinNs), vocab.Duration(s.MaxNs), vocab.Percent(s.Share)}
 }
 
 var statsHeaders = []string{"count", "total", "mean", "median", "min", "max", "share"}
@@ -153,7 +153,7 @@ func NCCLSummary(rows []tables.CollRow, window string) Summary {
 		s.Raw = append(s.Raw, []string{r.Comm, r.Axis, r.Op, r.Bucket, strconv.Itoa(r.Members), strconv.Itoa(r.Count), i64(r.Bytes),
 			i64(r.TimeNs), i64(r.WaitNs), i64(r.TransferNs), f64(r.BusGBps)})
 		s.Text = append(s.Text, []string{shorten(r.Comm, 40), r.Axis, r.Op, r.Bucket, strconv.Itoa(r.Members), strconv.Itoa(r.Count),
-			units.Bytes(r.Bytes), units.Duration(r.TimeNs), units.Duration(r.WaitNs), units.Duration(r.TransferNs), strconv.FormatFloat(r.BusGBps, 'f', 1, 64)})
+			vocab.Bytes(r.Bytes), vocab.Duration(r.TimeNs), vocab.Duration(r.WaitNs), vocab.Duration(r.TransferNs), strconv.FormatFloat(r.BusGBps, 'f', 1, 64)})
 	}
 	return s
 }
@@ -173,7 +173,7 @@ func KernelTypeSummary(rows []tables.KernelTypeRow, window string) Summary {
 		IDs: []string{"kernel_type", "sum_ns", "percentage"}, Headers: []string{"time", "share", "  kernel type"}, Rows: rows, FreeLast: true}
 	for _, r := range rows {
 		s.Raw = append(s.Raw, []string{r.Type, i64(r.Ns), f64(r.Percent)})
-		s.Text = append(s.Text, []string{units.Duration(r.Ns), strconv.FormatFloat(r.Percent, 'f', 1, 64) + " %", "  " + r.Type})
+		s.Text = append(s.Text, []string{vocab.Duration(r.Ns), strconv.FormatFloat(r.Percent, 'f', 1, 64) + " %", "  " + r.Type})
 	}
 	return s
 }

@@ -10,7 +10,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // TextOptions steer Text.
@@ -23,7 +24,7 @@ type TextOptions struct {
 // top findings with evidence and remedy, and what input was skipped.
 func Text(w io.Writer, res *result.Result, opts TextOptions) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, units.Safe(header(res)))
+	fmt.Fprintln(bw, vocab.Safe(header(res)))
 	if len(res.Stages) > 0 || NoPipeline(res) && len(res.Ranks) > 0 {
 		fmt.Fprintln(bw)
 		stageTable(bw, res)
@@ -36,7 +37,7 @@ func Text(w io.Writer, res *result.Result, opts TextOptions) error {
 	}
 	skipped(bw, res)
 	for _, wn := range res.Warnings {
-		fmt.Fprintf(bw, "warning: %s\n", units.Safe(wn))
+		fmt.Fprintf(bw, "warning: %s\n", vocab.Safe(wn))
 	}
 	return bw.Flush()
 }
@@ -54,17 +55,17 @@ func header(res *result.Result) string {
 		sched = "no pipeline"
 	}
 	return fmt.Sprintf("%s%s · %s (%s, by %s) · %s · step %s%s (%s%s)",
-		plural(int64(res.WorldSize), "rank"), MissingNote(res), l, l.Order, l.By, sched, units.Duration(res.StepNs), period(res), plural(int64(len(res.Iterations)), "step"), stepsFrom(res.StepsFrom)) +
+		plural(int64(res.WorldSize), "rank"), MissingNote(res), l, l.Order, l.By, sched, vocab.Duration(res.StepNs), period(res), plural(int64(len(res.Iterations)), "step"), stepsFrom(res.StepsFrom)) +
 		throughput(res, " · ") + unaligned(res, " · ")
 }
 
 // period is ", period X" when the iteration period (the median rank's
 // step) differs visibly from the span of the step across ranks.
 func period(res *result.Result) string {
-	if res.PeriodNs <= 0 || units.Duration(res.PeriodNs) == units.Duration(res.StepNs) {
+	if res.PeriodNs <= 0 || vocab.Duration(res.PeriodNs) == vocab.Duration(res.StepNs) {
 		return ""
 	}
-	return ", period " + units.Duration(res.PeriodNs)
+	return ", period " + vocab.Duration(res.PeriodNs)
 }
 
 // unaligned is UnalignedText after sep, or "".
@@ -152,14 +153,14 @@ func throughput(res *result.Result, sep string) string {
 }
 
 // TokensPerS formats a throughput: "10,000,000 tokens/s".
-func TokensPerS(v float64) string { return units.Count(int64(math.Round(v))) + " tokens/s" }
+func TokensPerS(v float64) string { return vocab.Count(int64(math.Round(v))) + " tokens/s" }
 
 // MFUText is "MFU 26.5 % (262 of 989 TFLOP/s per GPU)", or without a peak
 // "262 TFLOP/s per GPU", or "" when the model FLOPs are not known.
 func MFUText(res *result.Result) string {
 	switch {
 	case res.PeakTFLOPsPerGPU > 0:
-		return fmt.Sprintf("MFU %s (%.0f of %.0f TFLOP/s per GPU)", units.Percent(res.MFU), res.ModelTFLOPsPerGPU, res.PeakTFLOPsPerGPU)
+		return fmt.Sprintf("MFU %s (%.0f of %.0f TFLOP/s per GPU)", vocab.Percent(res.MFU), res.ModelTFLOPsPerGPU, res.PeakTFLOPsPerGPU)
 	case res.ModelTFLOPsPerGPU > 0:
 		return fmt.Sprintf("%.0f TFLOP/s per GPU", res.ModelTFLOPsPerGPU)
 	}
@@ -194,14 +195,14 @@ func stageTable(w io.Writer, res *result.Result) {
 			mark = "*"
 		}
 		fmt.Fprintf(tw, "%d%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t", s.Stage, mark, len(s.Ranks),
-			units.Millis(s.ComputeNs), units.Millis(s.ForwardNs), units.Millis(s.BackwardNs),
-			units.Millis(s.BubbleNs), units.Percent(s.BubbleFraction), idealCell(res, s),
-			units.Millis(s.ExposedNs["TP"]), units.Millis(s.BubblePPTransferNs), units.Millis(s.ExposedNs["DP"]))
+			vocab.Millis(s.ComputeNs), vocab.Millis(s.ForwardNs), vocab.Millis(s.BackwardNs),
+			vocab.Millis(s.BubbleNs), vocab.Percent(s.BubbleFraction), idealCell(res, s),
+			vocab.Millis(s.ExposedNs["TP"]), vocab.Millis(s.BubblePPTransferNs), vocab.Millis(s.ExposedNs["DP"]))
 		for _, ax := range extra {
-			fmt.Fprintf(tw, "%s\t", units.Millis(s.ExposedNs[ax]))
+			fmt.Fprintf(tw, "%s\t", vocab.Millis(s.ExposedNs[ax]))
 		}
 		if mem {
-			fmt.Fprintf(tw, "%s\t", units.Bytes(s.PeakMemBytes))
+			fmt.Fprintf(tw, "%s\t", vocab.Bytes(s.PeakMemBytes))
 		}
 		fmt.Fprintln(tw)
 	}
@@ -220,7 +221,7 @@ func idealCell(res *result.Result, s result.StageStats) string {
 	if res.Microbatches <= 0 {
 		return "–"
 	}
-	return units.Percent(s.IdealBubbleFraction)
+	return vocab.Percent(s.IdealBubbleFraction)
 }
 
 // hasPeakMem tells whether the trace had memory counters to take peaks from.
@@ -259,7 +260,7 @@ func bubbleNote(stages []result.StageStats) string {
 	}
 	note := "bubble: only pipeline send/recv, copies or nothing running"
 	if bubble > 0 && wait > 0 {
-		note += fmt.Sprintf(" (%s of it send/recv waiting for the neighbour)", units.Percent(float64(wait)/float64(bubble)))
+		note += fmt.Sprintf(" (%s of it send/recv waiting for the neighbour)", vocab.Percent(float64(wait)/float64(bubble)))
 	}
 	return note + "; PP xfer: its part transferring"
 }
@@ -277,18 +278,18 @@ func findings(w io.Writer, res *result.Result, opts TextOptions) {
 	}
 	fmt.Fprintf(w, "top findings (cost per step):\n")
 	for i, f := range res.Findings[:min(n, len(res.Findings))] {
-		fmt.Fprintf(w, "%2d. [%s] %s%s\n", i+1, severity(f, opts), units.Safe(f.Summary), cost(f))
-		for _, e := range f.Evidence {
-			fmt.Fprintf(w, "      · %s\n", units.Safe(e))
+		fmt.Fprintf(w, "%2d. [%s] %s%s\n", i+1, severity(f, opts), vocab.Safe(prose.Headline(res, f)), cost(f))
+		for _, e := range prose.Evidence(res, f) {
+			fmt.Fprintf(w, "      · %s\n", vocab.Safe(e))
 		}
 		if f.Remedy != "" {
-			fmt.Fprintf(w, "      → %s\n", units.Safe(f.Remedy))
+			fmt.Fprintf(w, "      → %s\n", vocab.Safe(f.Remedy))
 		}
 	}
 	more := 0
 	for i, f := range res.Findings[min(n, len(res.Findings)):] {
 		if f.Severity == "high" || f.Severity == "medium" {
-			fmt.Fprintf(w, "%2d. [%s] %s%s\n", n+i+1, severity(f, opts), units.Safe(f.Summary), cost(f))
+			fmt.Fprintf(w, "%2d. [%s] %s%s\n", n+i+1, severity(f, opts), vocab.Safe(prose.Headline(res, f)), cost(f))
 		} else {
 			more++
 		}
@@ -311,5 +312,5 @@ func cost(f result.Finding) string {
 	if f.CostNs <= 0 {
 		return ""
 	}
-	return fmt.Sprintf(" — %s (%s)", units.Duration(f.CostNs), units.Percent(f.CostShare))
+	return fmt.Sprintf(" — %s (%s)", vocab.Duration(f.CostNs), vocab.Percent(f.CostShare))
 }

@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // axis is two lines over the lanes: tick labels (time since the step's
@@ -20,7 +20,7 @@ func (t *timeline) axis() []string {
 			continue
 		}
 		ticks[c] = '┬'
-		l := []rune(units.Duration(at - start))
+		l := []rune(vocab.Duration(at - start))
 		if c >= free && c+len(l) <= n {
 			copy(labels[c:], l)
 			free = c + len(l) + 1

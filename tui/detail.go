@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/tui/events"
 )
 
@@ -103,9 +103,9 @@ func (t *timeline) eventLines(lane *events.Lane, i int) []string {
 		stream = d.Streams[s]
 	}
 	phase, micro := t.phaseAt(lane.Rank, lane.Start[i], lane.Micro[i])
-	head := t.c.Styles.Title.Render(fmt.Sprintf("r%d ▸ %s", lane.Rank, units.Safe(d.Names[lane.Name[i]])))
+	head := t.c.Styles.Title.Render(fmt.Sprintf("r%d ▸ %s", lane.Rank, vocab.Safe(d.Names[lane.Name[i]])))
 	return []string{head, fmt.Sprintf("%s · %s · start %s · dur %s · step %s · microbatch %s · phase %s", lane.Kind[i], stream,
-		units.Duration(lane.Start[i]-start), units.Duration(lane.Dur[i]), known(lane.Iter[i]), micro, phase)}
+		vocab.Duration(lane.Start[i]-start), vocab.Duration(lane.Dur[i]), known(lane.Iter[i]), micro, phase)}
 }
 
 // phaseAt reads the phase and microbatch that the step's classified
@@ -139,11 +139,11 @@ func known(v int32) string {
 func (t *timeline) memberLines(c *events.Coll, room int) []string {
 	bytes := "size unknown"
 	if c.Bytes >= 0 {
-		bytes = units.Bytes(c.Bytes)
+		bytes = vocab.Bytes(c.Bytes)
 	}
 	comm := c.Comm
 	if c.Desc != "" {
-		comm += " " + units.Safe(c.Desc)
+		comm += " " + vocab.Safe(c.Desc)
 	}
 	out := []string{fmt.Sprintf("%s on %s (%s) · %s · %d members · p: next member", c.Op, comm, c.Axis, bytes, len(c.Members))}
 	start := t.cur().StartNs
@@ -157,7 +157,7 @@ func (t *timeline) memberLines(c *events.Coll, room int) []string {
 			mark = "▸ "
 		}
 		out = append(out, fmt.Sprintf("%sr%-4d arrival %9s  wait %9s  transfer %9s", mark, m.Rank,
-			units.Duration(m.ArrivalNs-start), units.Duration(m.WaitNs), units.Duration(m.TransferNs)))
+			vocab.Duration(m.ArrivalNs-start), vocab.Duration(m.WaitNs), vocab.Duration(m.TransferNs)))
 	}
 	return out
 }
@@ -170,9 +170,9 @@ func (t *timeline) rankLine(rank int) string {
 		}
 		if r.Rank == rank {
 			return fmt.Sprintf("rank %d (pp%d dp%d tp%d, %s GPU %d): compute %s · bubble %s %s (PP wait %s) · exposed TP %s PP xfer %s DP %s",
-				r.Rank, r.PP, r.DP, r.TP, units.Safe(r.Host), r.LocalGPU, units.Duration(r.ComputeNs), units.Duration(r.BubbleNs),
-				units.Percent(r.BubbleFraction), units.Duration(r.BubblePPWaitNs),
-				units.Duration(r.ExposedNs["TP"]), units.Duration(r.BubblePPTransferNs), units.Duration(r.ExposedNs["DP"]))
+				r.Rank, r.PP, r.DP, r.TP, vocab.Safe(r.Host), r.LocalGPU, vocab.Duration(r.ComputeNs), vocab.Duration(r.BubbleNs),
+				vocab.Percent(r.BubbleFraction), vocab.Duration(r.BubblePPWaitNs),
+				vocab.Duration(r.ExposedNs["TP"]), vocab.Duration(r.BubblePPTransferNs), vocab.Duration(r.ExposedNs["DP"]))
 		}
 	}
 	return ""

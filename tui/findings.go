@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/palette"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // findings lists the diagnosis with the selected finding's evidence and remedy.
@@ -33,7 +33,7 @@ func (f *findings) Update(msg tea.Msg) (Component, tea.Cmd) {
 			f.row = max(f.row-1, 0)
 		case key.Matches(k, f.c.Keys.Jump) && len(f.c.Res.Findings) > 0:
 			x := f.c.Res.Findings[f.row]
-			return f, JumpCmd(findingRanks(f.c.Res, x), findingCategory[x.Kind], x.Summary)
+			return f, JumpCmd(findingRanks(f.c.Res, x), findingCategory(x.Kind), prose.Headline(f.c.Res, x))
 		}
 	}
 	return f, nil
@@ -46,7 +46,7 @@ func (f *findings) View() string {
 	}
 	var lines []string
 	for i, x := range fs {
-		line := fmt.Sprintf("%-6s %-16s %10s %7s  %s", x.Severity, x.Kind, units.Duration(x.CostNs), units.Percent(x.CostShare), units.Safe(x.Summary))
+		line := fmt.Sprintf("%-6s %-16s %10s %7s  %s", x.Severity, x.Kind, vocab.Duration(x.CostNs), vocab.Percent(x.CostShare), vocab.Safe(prose.Headline(f.c.Res, x)))
 		if i == f.row {
 			line = f.c.Styles.Selected.Render(line)
 		}
@@ -58,12 +58,12 @@ func (f *findings) View() string {
 func (f *findings) detail() []string {
 	x := f.c.Res.Findings[max(f.row, 0)]
 	out := []string{"", f.c.Styles.Header.Render("Evidence")}
-	for _, e := range x.Evidence {
-		out = append(out, wrap("  • ", units.Safe(e), f.w)...)
+	for _, e := range prose.Evidence(f.c.Res, x) {
+		out = append(out, wrap("  • ", vocab.Safe(e), f.w)...)
 	}
 	if x.Remedy != "" {
 		out = append(out, "", f.c.Styles.Header.Render("Remedy"))
-		out = append(out, wrap("  ", units.Safe(x.Remedy), f.w)...)
+		out = append(out, wrap("  ", vocab.Safe(x.Remedy), f.w)...)
 	}
 	if len(x.Ranks) > 0 {
 		out = append(out, "", "ranks: "+joinInts(x.Ranks))
@@ -79,11 +79,11 @@ func joinInts(v []int) string {
 	return strings.Join(s, ", ")
 }
 
-// findingCategory is the timeline category that shows a finding's cost.
-var findingCategory = map[string]string{
-	result.KindBubble: palette.Bubble, result.KindExposedTP: palette.TPExposed, result.KindExposedPP: palette.PPExposed,
-	result.KindExposedDP: palette.DPExposed, result.KindExposedA2A: palette.A2AExposed, result.KindSlowRank: palette.Compute,
-	result.KindImbalance: palette.Compute, result.KindGPUIdle: palette.Idle, result.KindLateRank: palette.TPExposed,
+// findingCategory is the timeline category that shows a finding's cost
+// (the registry's), "" when none does.
+func findingCategory(kind string) string {
+	k, _ := vocab.LookupKind(kind)
+	return k.Category
 }
 
 // findingRanks are the finding's ranks, else its stages' ranks (none: all).

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"github.com/tpptrace/tpptrace/tui/events"
 )
@@ -13,7 +14,7 @@ import (
 // catIndex numbers the palette's categories for per-cell sums.
 var catIndex = func() map[string]int {
 	m := map[string]int{}
-	for i, c := range palette.Categories {
+	for i, c := range vocab.Categories {
 		m[c] = i
 	}
 	return m
@@ -22,8 +23,8 @@ var catIndex = func() map[string]int {
 // exposed are the categories of communication with no compute under it:
 // a cell they touch shows them, so that compute never hides them.
 var exposed = func() []bool {
-	e := make([]bool, len(palette.Categories))
-	for _, c := range []string{palette.TPExposed, palette.PPExposed, palette.DPExposed, palette.CPExposed, palette.EPExposed, palette.A2AExposed} {
+	e := make([]bool, len(vocab.Categories))
+	for _, c := range []string{vocab.CatTPExposed, vocab.CatPPExposed, vocab.CatDPExposed, vocab.CatCPExposed, vocab.CatEPExposed, vocab.CatA2AExposed} {
 		e[catIndex[c]] = true
 	}
 	return e
@@ -160,10 +161,10 @@ func (t *timeline) cellStyle(c cell, mark byte) runStyle {
 	if st, ok := t.styleCache[k]; ok {
 		return st
 	}
-	cat := palette.Categories[c.cat]
+	cat := vocab.Categories[c.cat]
 	st, glyph := t.c.Styles.Category[cat], string(glyphs[cat])
 	if c.under >= 0 {
-		st, glyph = t.c.Styles.Category[palette.Categories[c.under]].Background(asColor(palette.Color(cat))), halfGlyph
+		st, glyph = t.c.Styles.Category[vocab.Categories[c.under]].Background(asColor(palette.Color(cat))), halfGlyph
 	}
 	switch mark {
 	case 1:
@@ -196,7 +197,7 @@ type cell struct{ cat, under int }
 // bucket returns the n cells of [from, to); cells nothing covers are idle.
 // It walks only the segments overlapping [from, to).
 func bucket(segs []result.Segment, from, to int64, n int) []cell {
-	nc := len(palette.Categories)
+	nc := len(vocab.Categories)
 	cover := make([]int64, n*nc)
 	width := float64(to-from) / float64(n)
 	lo := sort.Search(len(segs), func(i int) bool { return segs[i].EndNs > from })
@@ -221,7 +222,7 @@ func bucket(segs []result.Segment, from, to int64, n int) []cell {
 
 func pick(cov []int64) cell {
 	c := cell{cat: dominant(cov), under: -1}
-	if c.cat != catIndex[palette.Compute] {
+	if c.cat != catIndex[vocab.CatCompute] {
 		return c
 	}
 	var ns int64
@@ -234,7 +235,7 @@ func pick(cov []int64) cell {
 }
 
 func dominant(cov []int64) int {
-	best, bestNs := catIndex[palette.Idle], int64(0)
+	best, bestNs := catIndex[vocab.CatIdle], int64(0)
 	for c, ns := range cov {
 		if ns > bestNs {
 			best, bestNs = c, ns
@@ -245,9 +246,9 @@ func dominant(cov []int64) int {
 
 func legend(c *Common) string {
 	var parts []string
-	cats := []string{palette.Compute, palette.TPExposed, palette.TP, palette.PPExposed, palette.PP, palette.DPExposed, palette.DP}
+	cats := []string{vocab.CatCompute, vocab.CatTPExposed, vocab.CatTP, vocab.CatPPExposed, vocab.CatPP, vocab.CatDPExposed, vocab.CatDP}
 	if noPipeline(c.Res) {
-		cats = []string{palette.Compute, palette.TPExposed, palette.TP, palette.DPExposed, palette.DP, palette.A2AExposed, palette.A2A}
+		cats = []string{vocab.CatCompute, vocab.CatTPExposed, vocab.CatTP, vocab.CatDPExposed, vocab.CatDP, vocab.CatA2AExposed, vocab.CatA2A}
 	}
 	for _, cat := range cats {
 		parts = append(parts, c.Styles.Category[cat].Render(string(glyphs[cat]))+" "+cat)
@@ -255,7 +256,7 @@ func legend(c *Common) string {
 	if noPipeline(c.Res) {
 		return strings.Join(append(parts, halfGlyph+" compute over exposed comm", "' ' idle"), "  ")
 	}
-	parts = append(parts, halfGlyph+" compute over exposed comm", c.Styles.Category[palette.PPWait].Render(string(glyphs[palette.PPWait]))+
-		c.Styles.Category[palette.Bubble].Render(string(glyphs[palette.Bubble]))+" bubble (PP wait, idle)")
+	parts = append(parts, halfGlyph+" compute over exposed comm", c.Styles.Category[vocab.CatPPWait].Render(string(glyphs[vocab.CatPPWait]))+
+		c.Styles.Category[vocab.CatBubble].Render(string(glyphs[vocab.CatBubble]))+" bubble (PP wait, idle)")
 	return strings.Join(parts, "  ")
 }

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/tui/events"
 )
 
@@ -201,7 +201,7 @@ func (m *Model) View() tea.View {
 func (m *Model) Render() string {
 	switch {
 	case m.err != nil:
-		return fmt.Sprintf("tpptrace: %s\n\npress q to quit", units.Safe(m.err.Error()))
+		return fmt.Sprintf("tpptrace: %s\n\npress q to quit", vocab.Safe(m.err.Error()))
 	case m.panes == nil:
 		return m.loadingLine()
 	case m.tooSmall():

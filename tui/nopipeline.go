@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // A job without a pipeline (PP = 1: DDP, FSDP, DLRM, one GPU) has no
@@ -23,7 +23,7 @@ const overviewRanks = 16
 // rankAxes are the axis keys on which some rank communicates.
 func rankAxes(r *result.Result) []string {
 	var out []string
-	for _, ax := range append(slices.Clone(result.Axes), "other") {
+	for _, ax := range vocab.FindingAxes {
 		if slices.ContainsFunc(r.Ranks, func(x result.RankStats) bool { return x.CommNs[ax] > 0 }) {
 			out = append(out, ax)
 		}
@@ -40,9 +40,9 @@ func rankOverview(c *Common, r *result.Result) []string {
 	}
 	out := []string{c.Styles.Header.Render(head)}
 	for _, x := range r.Ranks[:min(len(r.Ranks), overviewRanks)] {
-		line := fmt.Sprintf("%-6d %9s %9s %7s", x.Rank, units.Duration(x.ComputeNs), units.Duration(x.IdleNs), units.Percent(share(x.IdleNs, x.StepNs)))
+		line := fmt.Sprintf("%-6d %9s %9s %7s", x.Rank, vocab.Duration(x.ComputeNs), vocab.Duration(x.IdleNs), vocab.Percent(share(x.IdleNs, x.StepNs)))
 		for _, ax := range axes {
-			line += fmt.Sprintf(" %8s", units.Duration(x.ExposedNs[ax]))
+			line += fmt.Sprintf(" %8s", vocab.Duration(x.ExposedNs[ax]))
 		}
 		out = append(out, line)
 	}
@@ -61,7 +61,7 @@ func share(ns, of int64) float64 {
 
 // noPipelineJobLine is JobLine without the schedule and the ideal bubble.
 func noPipelineJobLine(r *result.Result) string {
-	return fmt.Sprintf("world %d%s · %s · no pipeline · step %s", r.WorldSize, missingNote(r), r.Layout, units.Duration(r.StepNs))
+	return fmt.Sprintf("world %d%s · %s · no pipeline · step %s", r.WorldSize, missingNote(r), r.Layout, vocab.Duration(r.StepNs))
 }
 
 // idleWord is what a rank's non-working time is called: "bubble" with a
@@ -75,10 +75,10 @@ func idleWord(r *result.Result) string {
 
 // noPipelineRankLine is the timeline's rank line without a pipeline.
 func noPipelineRankLine(r result.RankStats, axes []string) string {
-	s := fmt.Sprintf("rank %d (dp%d tp%d, %s GPU %d): compute %s · idle %s %s · exposed", r.Rank, r.DP, r.TP, units.Safe(r.Host), r.LocalGPU,
-		units.Duration(r.ComputeNs), units.Duration(r.IdleNs), units.Percent(share(r.IdleNs, r.StepNs)))
+	s := fmt.Sprintf("rank %d (dp%d tp%d, %s GPU %d): compute %s · idle %s %s · exposed", r.Rank, r.DP, r.TP, vocab.Safe(r.Host), r.LocalGPU,
+		vocab.Duration(r.ComputeNs), vocab.Duration(r.IdleNs), vocab.Percent(share(r.IdleNs, r.StepNs)))
 	for _, ax := range axes {
-		s += fmt.Sprintf(" %s %s", ax, units.Duration(r.ExposedNs[ax]))
+		s += fmt.Sprintf(" %s %s", ax, vocab.Duration(r.ExposedNs[ax]))
 	}
 	return s
 }
@@ -95,10 +95,10 @@ func noPipelineRanksHead(axes []string) string {
 }
 
 func noPipelineRanksLine(mark string, x result.RankStats, axes []string) string {
-	s := fmt.Sprintf("%s%-5d %-10s %-9s %9s %9s %8s", mark, x.Rank, units.Safe(x.Host), fmt.Sprintf("%d/%d", x.DP, x.TP),
-		units.Duration(x.StepNs), units.Duration(x.ComputeNs), units.Percent(share(x.IdleNs, x.StepNs)))
+	s := fmt.Sprintf("%s%-5d %-10s %-9s %9s %9s %8s", mark, x.Rank, vocab.Safe(x.Host), fmt.Sprintf("%d/%d", x.DP, x.TP),
+		vocab.Duration(x.StepNs), vocab.Duration(x.ComputeNs), vocab.Percent(share(x.IdleNs, x.StepNs)))
 	for _, ax := range axes {
-		s += fmt.Sprintf(" %9s", units.Duration(x.ExposedNs[ax]))
+		s += fmt.Sprintf(" %9s", vocab.Duration(x.ExposedNs[ax]))
 	}
-	return s + fmt.Sprintf(" %10s", units.Duration(x.ClockOffsetNs))
+	return s + fmt.Sprintf(" %10s", vocab.Duration(x.ClockOffsetNs))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // dlrmLike is a hand-written Result of a job without a pipeline: 8 ranks,
@@ -17,8 +18,8 @@ func dlrmLike() *result.Result {
 	res := &result.Result{SchemaVersion: result.SchemaVersion, WorldSize: 8, Schedule: "none", StepNs: 20e6,
 		Layout: result.Layout{TP: 1, PP: 1, DP: 8, Order: "tp-cp-ep-dp-pp", By: "traffic"},
 		Stages: []result.StageStats{{Stage: 0, Ranks: []int{0, 1, 2, 3, 4, 5, 6, 7}, BubbleNs: 9e6, BubbleFraction: 0.45}},
-		Findings: []result.Finding{{Kind: result.KindGPUIdle, Severity: "high", CostNs: 9e6, CostShare: 0.45,
-			Summary: "idle GPU: no kernel runs 9.0 ms per step"}}}
+		Findings: []result.Finding{{Kind: vocab.KindGPUIdle, Severity: "high", CostNs: 9e6, CostShare: 0.45,
+			Headline: result.Text("idle GPU: no kernel runs 9.0 ms per step")}}}
 	for r := range 8 {
 		idle := int64(9e6)
 		if r == 7 {

@@ -7,7 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // overview is the diagnosis at a glance: the job line, the stage table (a
@@ -36,7 +37,7 @@ func (o *overview) View() string {
 			break
 		}
 		lines = append(lines, fmt.Sprintf(" %d. [%s] %s/step (%s)  %s", i+1, f.Severity,
-			units.Duration(f.CostNs), units.Percent(f.CostShare), units.Safe(f.Summary)))
+			vocab.Duration(f.CostNs), vocab.Percent(f.CostShare), vocab.Safe(prose.Headline(r, f))))
 	}
 	return clip(lines, o.w, o.h)
 }
@@ -45,15 +46,15 @@ func (o *overview) View() string {
 func JobLine(r *result.Result) string {
 	l := r.Layout
 	line := fmt.Sprintf("world %d%s · %s · %s m=%d · step %s · bubble ideal %s",
-		r.WorldSize, missingNote(r), l, r.Schedule, r.Microbatches, units.Duration(r.StepNs), idealBubble(r))
+		r.WorldSize, missingNote(r), l, r.Schedule, r.Microbatches, vocab.Duration(r.StepNs), idealBubble(r))
 	if noPipeline(r) {
 		line = noPipelineJobLine(r)
 	}
 	if r.TokensPerS > 0 {
-		line += " · " + units.Count(int64(r.TokensPerS+0.5)) + " tokens/s"
+		line += " · " + vocab.Count(int64(r.TokensPerS+0.5)) + " tokens/s"
 	}
 	if r.MFU > 0 {
-		line += " · MFU " + units.Percent(r.MFU)
+		line += " · MFU " + vocab.Percent(r.MFU)
 	}
 	return line
 }
@@ -62,7 +63,7 @@ func idealBubble(r *result.Result) string {
 	if len(r.Stages) == 0 {
 		return "-"
 	}
-	return units.Percent(r.Stages[0].IdealBubbleFraction)
+	return vocab.Percent(r.Stages[0].IdealBubbleFraction)
 }
 
 // stageTable lists the stages: compute, the bubble (time, share, ideal)
@@ -73,9 +74,9 @@ func stageTable(c *Common, r *result.Result) []string {
 	head := fmt.Sprintf(format, "stage", "compute", "bubble", "share", "ideal", "exp TP", "PP xfer", "exp DP")
 	out := []string{c.Styles.Header.Render(head)}
 	for _, s := range r.Stages {
-		line := fmt.Sprintf(format, fmt.Sprint(s.Stage), units.Duration(s.ComputeNs), units.Duration(s.BubbleNs),
-			units.Percent(s.BubbleFraction), units.Percent(s.IdealBubbleFraction), units.Duration(s.ExposedNs["TP"]),
-			units.Duration(s.BubblePPTransferNs), units.Duration(s.ExposedNs["DP"]))
+		line := fmt.Sprintf(format, fmt.Sprint(s.Stage), vocab.Duration(s.ComputeNs), vocab.Duration(s.BubbleNs),
+			vocab.Percent(s.BubbleFraction), vocab.Percent(s.IdealBubbleFraction), vocab.Duration(s.ExposedNs["TP"]),
+			vocab.Duration(s.BubblePPTransferNs), vocab.Duration(s.ExposedNs["DP"]))
 		if s.Stage == r.BottleneckStage && len(r.Stages) > 1 {
 			line = c.Styles.Bad.Render(line + "  ◀ bottleneck")
 		}

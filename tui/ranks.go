@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // sortKeys are the rank table's sort columns, cycled with "s".
@@ -102,10 +102,10 @@ func (r *ranks) line(x result.RankStats, selected bool) string {
 	if r.slow[x.Rank] {
 		mark = "! "
 	}
-	s := fmt.Sprintf("%s%-5d %-10s %-9s %9s %9s %8s %9s %9s %9s %10s", mark, x.Rank, units.Safe(x.Host),
-		fmt.Sprintf("%d/%d/%d", x.PP, x.DP, x.TP), units.Duration(x.StepNs), units.Duration(x.ComputeNs),
-		units.Percent(x.BubbleFraction), units.Duration(x.ExposedNs["TP"]), units.Duration(x.BubblePPTransferNs),
-		units.Duration(x.ExposedNs["DP"]), units.Duration(x.ClockOffsetNs))
+	s := fmt.Sprintf("%s%-5d %-10s %-9s %9s %9s %8s %9s %9s %9s %10s", mark, x.Rank, vocab.Safe(x.Host),
+		fmt.Sprintf("%d/%d/%d", x.PP, x.DP, x.TP), vocab.Duration(x.StepNs), vocab.Duration(x.ComputeNs),
+		vocab.Percent(x.BubbleFraction), vocab.Duration(x.ExposedNs["TP"]), vocab.Duration(x.BubblePPTransferNs),
+		vocab.Duration(x.ExposedNs["DP"]), vocab.Duration(x.ClockOffsetNs))
 	if noPipeline(r.c.Res) {
 		s = noPipelineRanksLine(mark, x, rankAxes(r.c.Res))
 	}

@@ -5,6 +5,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 )
 
@@ -26,7 +27,7 @@ func DefaultStyles() Styles {
 		Selected:  lipgloss.NewStyle().Reverse(true),
 		Category:  map[string]lipgloss.Style{},
 	}
-	for _, c := range palette.Categories {
+	for _, c := range vocab.Categories {
 		s.Category[c] = lipgloss.NewStyle().Foreground(asColor(palette.Color(c)))
 	}
 	return s
@@ -39,7 +40,7 @@ func asColor(c color.RGBA) color.Color { return c }
 // the bubble, whether a PP send/recv waits in it for the neighbour
 // (pp_wait, pale) or nothing runs (vermillion).
 var glyphs = map[string]rune{
-	palette.Compute: '█', palette.TPExposed: 'T', palette.TP: 't', palette.PPExposed: 'P', palette.PP: 'p',
-	palette.DPExposed: 'D', palette.DP: 'd', palette.CPExposed: 'C', palette.CP: 'c', palette.EPExposed: 'E',
-	palette.EP: 'e', palette.A2AExposed: 'A', palette.A2A: 'a', palette.Memcpy: 'm', palette.PPWait: '·', palette.Bubble: '·', palette.Idle: ' ',
+	vocab.CatCompute: '█', vocab.CatTPExposed: 'T', vocab.CatTP: 't', vocab.CatPPExposed: 'P', vocab.CatPP: 'p',
+	vocab.CatDPExposed: 'D', vocab.CatDP: 'd', vocab.CatCPExposed: 'C', vocab.CatCP: 'c', vocab.CatEPExposed: 'E',
+	vocab.CatEP: 'e', vocab.CatA2AExposed: 'A', vocab.CatA2A: 'a', vocab.CatMemcpy: 'm', vocab.CatPPWait: '·', vocab.CatBubble: '·', vocab.CatIdle: ' ',
 }

@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	"github.com/tpptrace/tpptrace/report/palette"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/tui/events"
 )
 
@@ -16,8 +16,8 @@ import (
 // classes are the sub-lanes in the order they are drawn, with the colour
 // each takes from the palette.
 var classes = []struct{ name, color string }{
-	{"compute", palette.Compute}, {"TP", palette.TP}, {"PP", palette.PP}, {"DP", palette.DP},
-	{"CP", palette.CP}, {"EP", palette.EP}, {"A2A", palette.A2A}, {"comm", palette.DP}, {"memcpy", palette.Memcpy},
+	{"compute", vocab.CatCompute}, {"TP", vocab.CatTP}, {"PP", vocab.CatPP}, {"DP", vocab.CatDP},
+	{"CP", vocab.CatCP}, {"EP", vocab.CatEP}, {"A2A", vocab.CatA2A}, {"comm", vocab.CatDP}, {"memcpy", vocab.CatMemcpy},
 }
 
 // class is event i's stream class.
@@ -111,7 +111,7 @@ func (t *timeline) subLine(r laneRow) string {
 	for c := range n {
 		b.WriteString(halfCell(half[2*c], half[2*c+1]))
 	}
-	color := palette.Compute
+	color := vocab.CatCompute
 	for _, k := range classes {
 		if k.name == r.sub {
 			color = k.color

@@ -6,7 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // TestInputStringsAreEscapedOnEveryPane: a host name and a finding whose
@@ -18,8 +20,8 @@ func TestInputStringsAreEscapedOnEveryPane(t *testing.T) {
 	for i := range res.Ranks {
 		res.Ranks[i].Host = evil
 	}
-	res.Findings[0].Summary += evil
-	res.Findings[0].Evidence = append(res.Findings[0].Evidence, evil)
+	res.Findings[0].Headline = result.Text(prose.Headline(res, res.Findings[0]) + evil)
+	res.Findings[0].Evidence = append(res.Findings[0].Evidence, result.Text(evil))
 	m := NewLoaded(res)
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	for pane := 0; pane < 4; pane++ {

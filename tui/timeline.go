@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/tui/events"
 )
 
@@ -332,7 +332,7 @@ func (t *timeline) View() string {
 
 func (t *timeline) headLine(tl *result.Timeline) string {
 	s := fmt.Sprintf("step %d (%d/%d, %s) · showing %s … %s (%s)", tl.Iteration, t.step+1, len(t.steps()),
-		units.Duration(tl.EndNs-tl.StartNs), units.Duration(t.from-tl.StartNs), units.Duration(t.from+t.span-tl.StartNs), units.Duration(t.span))
+		vocab.Duration(tl.EndNs-tl.StartNs), vocab.Duration(t.from-tl.StartNs), vocab.Duration(t.from+t.span-tl.StartNs), vocab.Duration(t.span))
 	if t.only != nil {
 		s += fmt.Sprintf(" · %d of %d ranks (esc: all)", len(t.only), len(tl.Rows))
 	}

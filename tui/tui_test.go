@@ -17,7 +17,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/palette"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/tui/events"
@@ -161,9 +161,9 @@ func TestBucketPicksDominantCategory(t *testing.T) {
 	// them are drawn under it, never hidden
 	want := []string{"compute/tp_exposed", "tp_exposed", "bubble", "compute/dp_exposed"}
 	for i := range want {
-		name := palette.Categories[got[i].cat]
+		name := vocab.Categories[got[i].cat]
 		if got[i].under >= 0 {
-			name += "/" + palette.Categories[got[i].under]
+			name += "/" + vocab.Categories[got[i].under]
 		}
 		if name != want[i] {
 			t.Fatalf("cell %d = %s, want %v", i, name, want)
@@ -220,14 +220,14 @@ func TestLoadErrorIsShown(t *testing.T) {
 // TestEveryCategoryHasAGlyph: each palette category draws as something,
 // and both parts of the bubble draw as a dot.
 func TestEveryCategoryHasAGlyph(t *testing.T) {
-	for _, c := range palette.Categories {
+	for _, c := range vocab.Categories {
 		if _, ok := glyphs[c]; !ok {
 			t.Errorf("no glyph for %s", c)
 		}
 	}
-	if glyphs[palette.PPWait] != '·' || glyphs[palette.Bubble] != '·' || glyphs[palette.PPExposed] != 'P' {
+	if glyphs[vocab.CatPPWait] != '·' || glyphs[vocab.CatBubble] != '·' || glyphs[vocab.CatPPExposed] != 'P' {
 		t.Errorf("pp_wait %q, bubble %q, pp_exposed %q: want the bubble as dots, the transfer as P",
-			glyphs[palette.PPWait], glyphs[palette.Bubble], glyphs[palette.PPExposed])
+			glyphs[vocab.CatPPWait], glyphs[vocab.CatBubble], glyphs[vocab.CatPPExposed])
 	}
 }
 

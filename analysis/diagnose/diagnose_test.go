@@ -2,10 +2,13 @@ package diagnose
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // fourByTwo is a 2-stage, 4-ranks-per-stage result with the given compute
@@ -38,7 +41,7 @@ func TestSlowRankNamedWithEvidence(t *testing.T) {
 	if math.Abs(s.ComputeExcess-0.2) > 1e-9 || s.Score < 3.5 || s.BlameNs != 11e6 {
 		t.Errorf("slow rank = %+v, want excess 0.20, score ≥ 3.5, blame 11 ms", s)
 	}
-	ev := strings.Join(s.Evidence, "; ")
+	ev := strings.Join(prose.Sentences(res, s.Evidence), "; ")
 	for _, want := range []string{"rank 5 (pp1 dp0 tp1, host node000 GPU 5)", "20 % slower than its 3 peers", "wait 18.0 ms per step in TP all_reduce"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("evidence %q lacks %q", ev, want)
@@ -62,12 +65,12 @@ func TestImbalanceAndFindings(t *testing.T) {
 	if want := int64(step * (1 - 69.0/78)); gain != want {
 		t.Fatalf("gain %d, want %d", gain, want)
 	}
-	fs := Findings(res, Inputs{ImbalanceGainNs: gain, Problems: []Problem{{Kind: "tp_across_hosts", Summary: "TP group 0,1 spans 2 hosts", Ranks: []int32{0, 1}}}})
+	fs := Findings(res, Inputs{ImbalanceGainNs: gain, Problems: []Problem{{Kind: "tp_across_hosts", Says: result.Text("TP group 0,1 spans 2 hosts"), Ranks: []int32{0, 1}}}})
 	kinds := []string{}
 	for _, f := range fs {
 		kinds = append(kinds, f.Kind)
 	}
-	want := []string{result.KindBubble, result.KindImbalance, result.KindExposedTP, result.KindTopology}
+	want := []string{vocab.KindBubble, vocab.KindImbalance, vocab.KindExposedTP, vocab.KindTopology}
 	if strings.Join(kinds, ",") != strings.Join(want, ",") {
 		t.Fatalf("findings %v, want %v", kinds, want)
 	}
@@ -91,30 +94,19 @@ func TestFitAlphaBeta(t *testing.T) {
 	}
 }
 
-func TestDescribeOmitsUnknownHost(t *testing.T) {
-	r := result.RankStats{Rank: 1, DP: 1, LocalGPU: 1}
-	if got, want := Describe(r), "rank 1 (pp0 dp1 tp0, GPU 1)"; got != want {
-		t.Errorf("Describe = %q, want %q", got, want)
-	}
-	r.Host = "node003"
-	if got, want := Describe(r), "rank 1 (pp0 dp1 tp0, host node003 GPU 1)"; got != want {
-		t.Errorf("Describe = %q, want %q", got, want)
-	}
-}
-
 func TestTopologyDoesNotRecountExposedTP(t *testing.T) {
 	res := fourByTwo([]int64{60, 60, 60, 60, 60, 60, 60, 60})
-	fs := Findings(res, Inputs{Problems: []Problem{{Kind: "tp_across_hosts", Summary: "TP group 0,1 spans 2 hosts", Ranks: []int32{0, 1}}}})
+	fs := Findings(res, Inputs{Problems: []Problem{{Kind: "tp_across_hosts", Says: result.Text("TP group 0,1 spans 2 hosts"), Ranks: []int32{0, 1}}}})
 	var topo, tp result.Finding
 	for _, f := range fs {
 		switch f.Kind {
-		case result.KindTopology:
+		case vocab.KindTopology:
 			topo = f
-		case result.KindExposedTP:
+		case vocab.KindExposedTP:
 			tp = f
 		}
 	}
-	if tp.CostNs != 5e6 || topo.CostNs != 0 || topo.Severity != "low" || !strings.Contains(strings.Join(topo.Evidence, ";"), "5.0 ms per step, counted under that finding") {
+	if tp.CostNs != 5e6 || topo.CostNs != 0 || topo.Severity != "low" || !strings.Contains(strings.Join(prose.Evidence(res, topo), ";"), "5.0 ms per step, counted under that finding") {
 		t.Fatalf("exposed TP %+v, topology %+v: want the 5 ms counted once, under exposed TP", tp, topo)
 	}
 }
@@ -123,12 +115,36 @@ func TestBubbleNamesExcessOverIdeal(t *testing.T) {
 	res := fourByTwo([]int64{60, 60, 60, 60, 78, 78, 78, 78})
 	Imbalance(res)
 	fs := bubbleFinding(res)
-	if len(fs) != 1 || !strings.Contains(strings.Join(fs[0].Evidence, ";"), "8.9 ms per step of it is above the ideal") {
+	if len(fs) != 1 || !strings.Contains(strings.Join(prose.Evidence(res, fs[0]), ";"), "8.9 ms per step of it is above the ideal") {
 		t.Fatalf("bubble finding %+v: want the 8.9 ms above the ideal 1/9 of a 100 ms step", fs)
 	}
 	balanced := fourByTwo([]int64{60, 60, 60, 60, 60, 60, 60, 60})
 	Imbalance(balanced)
-	if ev := strings.Join(bubbleFinding(balanced)[0].Evidence, ";"); strings.Contains(ev, "above the ideal") {
+	if ev := strings.Join(prose.Evidence(balanced, bubbleFinding(balanced)[0]), ";"); strings.Contains(ev, "above the ideal") {
 		t.Errorf("excess blamed on imbalance without one: %s", ev)
+	}
+}
+
+// TestRankPutsMissingFirstThenCost: the one ranking every step uses.
+func TestRankPutsMissingFirstThenCost(t *testing.T) {
+	fs := []result.Finding{{Kind: "a", CostNs: 1}, {Kind: "b", CostNs: 5}, {Kind: vocab.KindMissingRanks}, {Kind: "c", CostNs: 5}, {Kind: "d"}}
+	Rank(fs)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Kind)
+	}
+	if want := []string{vocab.KindMissingRanks, "b", "c", "a", "d"}; !slices.Equal(got, want) {
+		t.Errorf("Rank order %v, want %v", got, want)
+	}
+}
+
+// TestExtraFindingsAreRanked: findings made outside diagnose are ranked
+// with the others, not appended after the ranking.
+func TestExtraFindingsAreRanked(t *testing.T) {
+	res := fourByTwo([]int64{60, 60, 60, 60, 60, 60, 60, 60})
+	extra := []result.Finding{{Kind: vocab.KindMemoryPeak, Severity: vocab.SevMedium}, {Kind: vocab.KindMissingRanks, Severity: vocab.SevHigh}}
+	fs := Findings(res, Inputs{Extra: extra})
+	if len(fs) < 3 || fs[0].Kind != vocab.KindMissingRanks || fs[len(fs)-1].Kind != vocab.KindMemoryPeak {
+		t.Fatalf("findings %+v: want missing ranks first, the costless memory peak last", fs)
 	}
 }

@@ -1,12 +1,11 @@
 package diagnose
 
 import (
-	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // The bubble, PP and exposed-communication findings share out the time a
@@ -27,17 +26,17 @@ func bubbleFinding(res *result.Result) []result.Finding {
 	if cost <= 0 {
 		return nil
 	}
-	f := result.Finding{Kind: result.KindBubble, CostNs: cost, Ranks: ranks, Remedy: bubbleRemedy(res),
-		Summary: fmt.Sprintf("pipeline bubble: GPUs wait %s per step (%s of the step)", dur(cost), pct(share(cost, res.StepNs)))}
+	f := result.Finding{Kind: vocab.KindBubble, CostNs: cost, Ranks: ranks, Remedy: bubbleRemedy(res),
+		Headline: result.Say(vocab.SayBubble, result.Ns("cost", cost), result.Frac("share", share(cost, res.StepNs)))}
 	for _, s := range res.Stages {
 		f.Stages = append(f.Stages, s.Stage)
 		f.Evidence = append(f.Evidence, stageBubbleLine(res, s))
 	}
 	if wait > 0 || xfer > 0 {
-		f.Evidence = append(f.Evidence, fmt.Sprintf("the bubble measures %s per step: %s pipeline send/recv waiting for the neighbour, %s idle or copying, "+
-			"and %s transferring, counted under exposed PP communication", dur(bubble), dur(wait), dur(max(cost-wait, 0)), dur(xfer)))
+		f.Evidence = append(f.Evidence, result.Say(vocab.SayBubbleSplit, result.Ns("bubble", bubble), result.Ns("wait", wait),
+			result.Ns("idle", max(cost-wait, 0)), result.Ns("transfer", xfer)))
 	}
-	if line := bubbleExcess(res); line != "" {
+	if line, ok := bubbleExcess(res); ok {
 		f.Evidence = append(f.Evidence, line)
 	}
 	return []result.Finding{f}
@@ -45,20 +44,20 @@ func bubbleFinding(res *result.Result) []result.Finding {
 
 // stageBubbleLine is one stage's measured bubble against the ideal, or
 // alone when m is unknown (no ideal is computed from m = 0).
-func stageBubbleLine(res *result.Result, s result.StageStats) string {
+func stageBubbleLine(res *result.Result, s result.StageStats) result.Statement {
 	if res.Microbatches <= 0 {
-		return fmt.Sprintf("stage %d: bubble %s measured; no ideal: the trace carries no cue for the microbatches", s.Stage, pct(s.BubbleFraction))
+		return result.Say(vocab.SayStageNoIdeal, result.Frac("bubble", s.BubbleFraction)).At(s.Stage)
 	}
-	return fmt.Sprintf("stage %d: bubble %s measured vs %s ideal (%s, p=%d, m=%d)",
-		s.Stage, pct(s.BubbleFraction), pct(s.IdealBubbleFraction), res.Schedule, res.Layout.PP, res.Microbatches)
+	return result.Say(vocab.SayStageBubble, result.Frac("bubble", s.BubbleFraction), result.Frac("ideal", s.IdealBubbleFraction),
+		result.Count("p", int64(res.Layout.PP)), result.Count("m", int64(res.Microbatches))).At(s.Stage).Quoting("schedule", res.Schedule)
 }
 
 // bubbleExcess says how far the stages' bubble exceeds the ideal when a
 // stage imbalance or a slow rank stretches it (their findings estimate what
 // fixing them saves, which includes part of this bubble).
-func bubbleExcess(res *result.Result) string {
+func bubbleExcess(res *result.Result) (result.Statement, bool) {
 	if len(res.Stages) == 0 || res.Microbatches <= 0 || (res.StageImbalance < 1.05 && len(res.SlowRanks) == 0) {
-		return ""
+		return result.Statement{}, false
 	}
 	var sum float64
 	for _, s := range res.Stages {
@@ -66,9 +65,9 @@ func bubbleExcess(res *result.Result) string {
 	}
 	excess := int64(sum / float64(len(res.Stages)) * float64(res.StepNs))
 	if excess <= 0 {
-		return ""
+		return result.Statement{}, false
 	}
-	return fmt.Sprintf("%s per step of it is above the ideal: stages waiting for a slower stage or rank, which the imbalance and slow-rank findings would also recover", dur(excess))
+	return result.Say(vocab.SayBubbleExcess, result.Ns("excess", excess)), true
 }
 
 // waitClaims are the exposed waits that the slow-rank and late-rank
@@ -84,8 +83,8 @@ func exposedFinding(res *result.Result, ax string, claims waitClaims) []result.F
 	}
 	xfer, _ := meanRanks(res, func(r result.RankStats) int64 { return r.ExposedTransferNs[ax] })
 	comm, _ := meanRanks(res, func(r result.RankStats) int64 { return r.CommNs[ax] })
-	f := result.Finding{Kind: "exposed_" + strings.ToLower(ax) + "_comm", Remedy: exposedRemedy(res, ax, exposed, comm),
-		Evidence: []string{fmt.Sprintf("%s kernels run %s per step on average; %s of it overlaps compute", ax, dur(comm), pct(1-share(exposed, comm)))}}
+	f := result.Finding{Kind: vocab.ExposedKind(ax), Remedy: exposedRemedy(res, ax, exposed, comm),
+		Evidence: []result.Statement{result.Say(vocab.SayCommOverlap, result.Ns("comm", comm), result.Frac("overlap", 1-share(exposed, comm))).On(ax)}}
 	if ax == "PP" {
 		ppShare(res, &f, exposed, xfer)
 	} else {
@@ -119,9 +118,9 @@ func remedyOf(ax string) string {
 // that nothing else overlaps; their wait for the neighbour is bubble.
 func ppShare(res *result.Result, f *result.Finding, exposed, xfer int64) {
 	f.CostNs, f.Ranks = meanRanks(res, func(r result.RankStats) int64 { return r.BubblePPTransferNs })
-	f.Summary = fmt.Sprintf("exposed PP communication: send/recv transfer %s per step with no compute or other communication to hide it", dur(f.CostNs))
-	f.Evidence = append(f.Evidence, fmt.Sprintf("of the %s exposed: %s waiting for the neighbour (counted in the pipeline bubble), %s transferring",
-		dur(exposed), dur(max(exposed-xfer, 0)), dur(xfer)))
+	f.Headline = result.Say(vocab.SayExposedPP, result.Ns("cost", f.CostNs))
+	f.Evidence = append(f.Evidence, result.Say(vocab.SayPPSplit, result.Ns("exposed", exposed), result.Ns("wait", max(exposed-xfer, 0)),
+		result.Ns("transfer", xfer)))
 }
 
 // axisShare: an exposed collective costs its exposed time less the wait
@@ -135,31 +134,31 @@ func axisShare(res *result.Result, f *result.Finding, ax string, exposed, xfer i
 	late, lateWho := claimed(res, claims.late, ax, wait-slow)
 	f.CostNs = exposed - slow - late
 	_, f.Ranks = meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs[ax] })
-	f.Summary = fmt.Sprintf("exposed %s communication: %s per step not hidden under compute", axisWords(ax), dur(exposed))
+	f.Headline = result.Say(vocab.SayExposed, result.Ns("exposed", exposed)).On(ax)
 	if f.CostNs < exposed {
-		f.Summary += fmt.Sprintf(", %s of it not waiting for a slow or late rank", dur(f.CostNs))
+		f.Headline = f.Headline.With(result.Ns("cost", f.CostNs))
 	}
 	if hasSplit(res) {
-		f.Evidence = append(f.Evidence, fmt.Sprintf("of the %s exposed: %s waiting for the last member to arrive, %s transferring", dur(exposed), dur(wait), dur(xfer)))
+		f.Evidence = append(f.Evidence, result.Say(vocab.SayExposedSplit, result.Ns("exposed", exposed), result.Ns("wait", wait), result.Ns("transfer", xfer)))
 	}
 	if slow > 0 {
-		f.Evidence = append(f.Evidence, fmt.Sprintf("%s of that wait (mean over ranks) is for slow rank %s, counted under the slow-rank finding", dur(slow), slowWho))
+		f.Evidence = append(f.Evidence, result.Say(vocab.SaySlowClaim, result.Ns("wait", slow)).About(slowWho...).On(ax))
 	}
 	if late > 0 {
-		f.Evidence = append(f.Evidence, fmt.Sprintf("%s of that wait (mean over ranks) is for late rank %s, which arrives last without computing more, counted under the late-rank finding", dur(late), lateWho))
+		f.Evidence = append(f.Evidence, result.Say(vocab.SayLateClaim, result.Ns("wait", late)).About(lateWho...).On(ax))
 	}
 }
 
 // claimed is the mean over ranks of the waits on axis ax that the ranks of
-// waits claim, capped at limit, and who they are ("3, 5").
-func claimed(res *result.Result, waits map[int32]map[string]int64, ax string, limit int64) (int64, string) {
+// waits claim, capped at limit, and who they are.
+func claimed(res *result.Result, waits map[int32]map[string]int64, ax string, limit int64) (int64, []int) {
 	var sum int64
-	var who []string
+	var who []int
 	for _, rk := range slices.Sorted(maps.Keys(waits)) {
 		if w := waits[rk][ax]; w > 0 {
 			sum += w
-			who = append(who, fmt.Sprint(rk))
+			who = append(who, int(rk))
 		}
 	}
-	return min(sum/int64(max(len(res.Ranks), 1)), max(limit, 0)), strings.Join(who, ", ")
+	return min(sum/int64(max(len(res.Ranks), 1)), max(limit, 0)), who
 }

@@ -2,11 +2,10 @@ package diagnose
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // Remedies, as the seed gives them (§6.8, §6.10).
@@ -31,29 +30,33 @@ type Inputs struct {
 	// members, per step. That wait is the slow rank's cost, so the exposed
 	// communication findings leave it out.
 	SlowWaitNs map[int32]map[string]int64
-	GPULines   map[int]string // per rank, what its GPU did (GPU samples), for gpu_throttle
+	GPULines   map[int]result.Statement // per rank, what its GPU did (GPU samples), for gpu_throttle
 	// Arrivals are, per rank and axis, how it arrived at its groups'
 	// collectives: the late-rank finding judges them (LateRanks).
 	Arrivals []Arrival
+	// Extra are findings made elsewhere (the memory peak, missing ranks),
+	// ranked with the others.
+	Extra []result.Finding
 }
 
-// Problem is a topology problem found by the layout step.
+// Problem is a topology problem found by the layout step: its kind and
+// what it says.
 type Problem struct {
-	Kind    string
-	Summary string
-	Ranks   []int32
+	Kind  string
+	Says  result.Statement
+	Ranks []int32
 }
 
 // Findings ranks every cause of lost time by its cost per step, largest
-// first; findings that cost nothing measurable are left out, topology
-// problems and throttled GPUs always kept.
+// first (Rank); findings that cost nothing measurable are left out,
+// topology problems, throttled GPUs and in.Extra always kept.
 func Findings(res *result.Result, in Inputs) []result.Finding {
 	var fs []result.Finding
 	fs = append(fs, bubbleFinding(res)...)
 	fs = append(fs, idleFinding(res)...)
 	late := LateRanks(res, in.Arrivals)
 	claims := waitClaims{slow: in.SlowWaitNs, late: lateWaits(late)}
-	for _, ax := range []string{"TP", "PP", "DP", "CP", "EP", "A2A", "other"} {
+	for _, ax := range vocab.FindingAxes {
 		fs = append(fs, exposedFinding(res, ax, claims)...)
 	}
 	fs = append(fs, lateFindings(res, late)...)
@@ -62,14 +65,27 @@ func Findings(res *result.Result, in Inputs) []result.Finding {
 	fs = append(fs, PairNotes(res, in.Blame)...)
 	fs = append(fs, topologyFindings(res, in.Problems)...)
 	fs = append(fs, throttleFindings(res, in.GPULines)...)
+	fs = append(fs, in.Extra...)
 	for i := range fs {
 		fs[i].CostShare = share(fs[i].CostNs, res.StepNs)
 		if fs[i].Severity == "" {
 			fs[i].Severity = severity(fs[i].CostShare)
 		}
 	}
-	slices.SortStableFunc(fs, func(a, b result.Finding) int { return cmp.Compare(b.CostNs, a.CostNs) })
+	Rank(fs)
 	return fs
+}
+
+// Rank orders findings the one way every step ranks them: missing ranks
+// first (they qualify every other figure), then by cost per step, largest
+// first, keeping the order of equal costs.
+func Rank(fs []result.Finding) {
+	slices.SortStableFunc(fs, func(a, b result.Finding) int {
+		if am, bm := a.Kind == vocab.KindMissingRanks, b.Kind == vocab.KindMissingRanks; am != bm {
+			return map[bool]int{true: -1, false: 1}[am]
+		}
+		return cmp.Compare(b.CostNs, a.CostNs)
+	})
 }
 
 func share(ns, step int64) float64 {
@@ -104,16 +120,16 @@ func imbalanceFinding(res *result.Result, gain int64) []result.Finding {
 		return nil
 	}
 	b := res.Stages[max(0, slices.IndexFunc(res.Stages, func(s result.StageStats) bool { return s.Stage == res.BottleneckStage }))]
-	f := result.Finding{Kind: result.KindImbalance, CostNs: gain, Ranks: b.Ranks, Stages: []int{b.Stage}, Remedy: remedyImbalance,
-		Summary: fmt.Sprintf("stage imbalance: stage %d computes %s per step, %.2f× the mean stage", b.Stage, dur(b.ComputeNs), res.StageImbalance)}
+	f := result.Finding{Kind: vocab.KindImbalance, CostNs: gain, Ranks: b.Ranks, Stages: []int{b.Stage}, Remedy: remedyImbalance,
+		Headline: result.Say(vocab.SayImbalance, result.Ns("compute", b.ComputeNs), result.Ratio("imbalance", res.StageImbalance)).At(b.Stage)}
 	for _, s := range res.Stages {
-		line := fmt.Sprintf("stage %d compute %s", s.Stage, dur(s.ComputeNs))
+		line := result.Say(vocab.SayStageCompute, result.Ns("compute", s.ComputeNs)).At(s.Stage)
 		if s.ForwardNs > 0 || s.BackwardNs > 0 {
-			line += fmt.Sprintf(" (forward %s, backward %s)", dur(s.ForwardNs), dur(s.BackwardNs))
+			line = line.With(result.Ns("forward", s.ForwardNs), result.Ns("backward", s.BackwardNs))
 		}
 		f.Evidence = append(f.Evidence, line)
 	}
-	f.Evidence = append(f.Evidence, fmt.Sprintf("if every stage took the mean, the step would be about %s shorter", dur(gain)))
+	f.Evidence = append(f.Evidence, result.Say(vocab.SayImbalanceGain, result.Ns("gain", gain)))
 	return []result.Finding{f}
 }
 
@@ -127,43 +143,43 @@ func slowFindings(res *result.Result, waits map[int32]map[string]int64) []result
 		r := res.Ranks[i]
 		cost := max(s.BlameNs, int64(s.ComputeExcess*float64(r.ComputeNs)/(1+s.ComputeExcess)))
 		ev := slices.Clone(s.Evidence)
-		if axes := waitAxes(waits[int32(r.Rank)]); axes != "" {
+		if axes := waitAxes(waits[int32(r.Rank)]); len(axes) > 0 {
 			at := len(ev) // after the waits, before the GPU's evidence
-			if i := slices.IndexFunc(ev, func(l string) bool { return strings.HasPrefix(l, "GPU ") }); i > 0 {
+			if i := slices.IndexFunc(ev, func(l result.Statement) bool { return l.Say == vocab.SayGPU }); i > 0 {
 				at = i
 			}
-			ev = slices.Insert(ev, at, fmt.Sprintf("that wait is counted here, not under exposed %s communication", axes))
+			ev = slices.Insert(ev, at, result.Say(vocab.SayCountedHere).On(axes...))
 		}
-		fs = append(fs, result.Finding{Kind: result.KindSlowRank, CostNs: cost, Ranks: []int{r.Rank}, Stages: []int{r.PP},
-			Summary:  fmt.Sprintf("slow rank: %s computes %s more than its peers", Describe(r), pct(s.ComputeExcess)),
+		fs = append(fs, result.Finding{Kind: vocab.KindSlowRank, CostNs: cost, Ranks: []int{r.Rank}, Stages: []int{r.PP},
+			Headline: result.Say(vocab.SaySlowRank, result.Frac("excess", s.ComputeExcess)).About(r.Rank),
 			Evidence: ev, Remedy: remedySlow})
 	}
 	return fs
 }
 
-// waitAxes lists the axes with a positive wait: "TP, DP".
-func waitAxes(w map[string]int64) string {
+// waitAxes lists the axes with a positive wait.
+func waitAxes(w map[string]int64) []string {
 	var axes []string
-	for _, ax := range []string{"TP", "PP", "DP", "CP", "EP", "A2A", "other"} {
+	for _, ax := range vocab.FindingAxes {
 		if w[ax] > 0 {
 			axes = append(axes, ax)
 		}
 	}
-	return strings.Join(axes, ", ")
+	return axes
 }
 
 func topologyFindings(res *result.Result, ps []Problem) []result.Finding {
 	var fs []result.Finding
 	for _, p := range ps {
-		f := result.Finding{Kind: result.KindTopology, Severity: "medium", Summary: p.Summary, Remedy: remedyTopology,
-			Evidence: []string{p.Kind}}
+		f := result.Finding{Kind: vocab.KindTopology, Severity: vocab.SevMedium, Headline: p.Says, Remedy: remedyTopology,
+			Evidence: []result.Statement{result.Say(vocab.SayProblem).Quoting("problem", p.Kind)}}
 		for _, r := range p.Ranks {
 			f.Ranks = append(f.Ranks, int(r))
 		}
 		if p.Kind == "tp_across_hosts" { // its cost is the exposed TP time, which that finding counts
 			tp, _ := meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs["TP"] })
 			f.Severity = severity(share(tp, res.StepNs))
-			f.Evidence = append(f.Evidence, fmt.Sprintf("its cost is the exposed TP communication, %s per step, counted under that finding", dur(tp)))
+			f.Evidence = append(f.Evidence, result.Say(vocab.SayTPCost, result.Ns("exposed", tp)))
 		}
 		fs = append(fs, f)
 	}

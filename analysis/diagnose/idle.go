@@ -1,9 +1,8 @@
 package diagnose
 
 import (
-	"fmt"
-
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 const remedyIdle = "keep the GPU fed: look at data loading, CPU-side launch overhead (CUDA graphs, larger kernels) " +
@@ -20,11 +19,12 @@ func idleFinding(res *result.Result) []result.Finding {
 	if share(idle, res.StepNs) < 0.03 {
 		return nil
 	}
-	f := result.Finding{Kind: result.KindGPUIdle, CostNs: idle, Ranks: ranks, Stages: []int{0}, Remedy: remedyIdle,
-		Summary: fmt.Sprintf("idle GPU: no kernel runs %s per step (%s of the step), and no pipeline explains it", dur(idle), pct(share(idle, res.StepNs)))}
+	f := result.Finding{Kind: vocab.KindGPUIdle, CostNs: idle, Ranks: ranks, Stages: []int{0}, Remedy: remedyIdle,
+		Headline: result.Say(vocab.SayIdle, result.Ns("idle", idle), result.Frac("share", share(idle, res.StepNs)))}
 	for _, r := range ranks[:min(3, len(ranks))] {
 		if st, ok := rankStats(res, r); ok {
-			f.Evidence = append(f.Evidence, fmt.Sprintf("rank %d: idle %s of a %s step, compute %s", r, dur(st.IdleNs), dur(st.StepNs), dur(st.ComputeNs)))
+			f.Evidence = append(f.Evidence, result.Say(vocab.SayIdleRank, result.Ns("idle", st.IdleNs), result.Ns("step", st.StepNs),
+				result.Ns("compute", st.ComputeNs)).About(r))
 		}
 	}
 	return []result.Finding{f}

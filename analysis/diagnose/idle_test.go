@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 func idleResult(pp int, idle ...int64) *result.Result {
@@ -16,11 +18,12 @@ func idleResult(pp int, idle ...int64) *result.Result {
 }
 
 func TestIdleFindingWithoutPipeline(t *testing.T) {
-	fs := idleFinding(idleResult(1, 60_000_000, 40_000_000))
-	if len(fs) != 1 || fs[0].Kind != result.KindGPUIdle || fs[0].CostNs != 50_000_000 {
+	res := idleResult(1, 60_000_000, 40_000_000)
+	fs := idleFinding(res)
+	if len(fs) != 1 || fs[0].Kind != vocab.KindGPUIdle || fs[0].CostNs != 50_000_000 {
 		t.Fatalf("want one gpu_idle finding costing the mean idle (50 ms), got %+v", fs)
 	}
-	if fs[0].Ranks[0] != 0 || !strings.Contains(fs[0].Evidence[0], "rank 0: idle 60.0 ms") {
+	if fs[0].Ranks[0] != 0 || !strings.Contains(prose.Evidence(res, fs[0])[0], "rank 0: idle 60.0 ms") {
 		t.Fatalf("the most idle rank comes first with its figures: %+v", fs[0])
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // lateArrival: rank 2 of fourByTwo's first stage arrives last at 14 of its
@@ -28,19 +30,19 @@ func TestLateRankNamedAndClaimsTheWait(t *testing.T) {
 		res.Ranks[i].ExposedTransferNs = map[string]int64{"TP": 5e6, "DP": 1e6}
 	}
 	fs := Findings(res, Inputs{Arrivals: []Arrival{lateArrival()}})
-	late, ok := findingByKind(fs, result.KindLateRank)
+	late, ok := findingByKind(fs, vocab.KindLateRank)
 	if !ok || len(late.Ranks) != 1 || late.Ranks[0] != 2 || late.CostNs != 1e6 {
 		t.Fatalf("late finding %+v, want rank 2 costing 8 ms / 8 ranks = 1 ms", late)
 	}
-	ev := strings.Join(late.Evidence, "; ")
+	ev := strings.Join(prose.Evidence(res, late), "; ")
 	for _, want := range []string{"14 of the 16 DP collectives", "a median 1.0 ms after the second latest", "89 % of their exposed wait",
 		"idle a median 900 µs right before", "its host launches them late", "not under exposed DP"} {
 		if !strings.Contains(ev, want) {
 			t.Errorf("evidence %q lacks %q", ev, want)
 		}
 	}
-	dp, _ := findingByKind(fs, result.KindExposedDP)
-	if dp.CostNs != 2e6 || !strings.Contains(strings.Join(dp.Evidence, "; "), "is for late rank 2") {
+	dp, _ := findingByKind(fs, vocab.KindExposedDP)
+	if dp.CostNs != 2e6 || !strings.Contains(strings.Join(prose.Evidence(res, dp), "; "), "is for late rank 2") {
 		t.Errorf("exposed DP %+v: want 3 ms − 1 ms claimed by late rank 2", dp)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 const remedyLate = "find what holds this rank's host back before its collectives: data loading (more DataLoader workers, " +
@@ -19,17 +20,16 @@ const remedyLate = "find what holds this rank's host back before its collectives
 func lateFindings(res *result.Result, late []LateRank) []result.Finding {
 	var fs []result.Finding
 	for _, l := range late {
-		ev := []string{}
+		ev := []result.Statement{}
 		var axes []string
 		for _, a := range l.Axes {
 			ev = append(ev, arrivalLines(res, l, a)...)
 			axes = append(axes, a.Axis)
 		}
 		ev = append(ev, lateComputeLine(l))
-		ev = append(ev, fmt.Sprintf("that wait is counted here, not under exposed %s communication", strings.Join(axes, ", ")))
-		fs = append(fs, result.Finding{Kind: result.KindLateRank, CostNs: l.CostNs, Ranks: []int{l.Rank.Rank}, Stages: []int{l.Rank.PP},
-			Summary: fmt.Sprintf("late rank: %s arrives last at its %s collectives and holds its peers back %s per step",
-				Describe(l.Rank), strings.Join(axes, ", "), dur(l.CostNs)),
+		ev = append(ev, result.Say(vocab.SayCountedHere).On(axes...))
+		fs = append(fs, result.Finding{Kind: vocab.KindLateRank, CostNs: l.CostNs, Ranks: []int{l.Rank.Rank}, Stages: []int{l.Rank.PP},
+			Headline: result.Say(vocab.SayLateRank, result.Ns("cost", l.CostNs)).About(l.Rank.Rank).On(axes...),
 			Evidence: ev, Remedy: remedyLate})
 	}
 	return fs
@@ -37,37 +37,44 @@ func lateFindings(res *result.Result, late []LateRank) []result.Finding {
 
 // arrivalLines: how often, by how much and what it costs, on one axis;
 // and whether its GPU idled before (the host launched late).
-func arrivalLines(res *result.Result, l LateRank, a Arrival) []string {
+func arrivalLines(res *result.Result, l LateRank, a Arrival) []result.Statement {
 	lat, gap := medianInt(a.Lateness), medianInt(a.Gaps)
-	lines := []string{
-		fmt.Sprintf("it arrives last at %d of the %d %s collectives of its groups (%s), a median %s after the second latest member",
-			a.Last, a.Instances, a.Axis, opCounts(a.Ops), dur(lat)),
-		fmt.Sprintf("its peers wait for it %s per step (mean over ranks; %s summed over them): %s of their exposed wait in these collectives",
-			dur(a.CausedNs/int64(max(len(res.Ranks), 1))), dur(a.CausedNs), pct(share(a.CausedNs, a.PeerWaitNs))),
+	caused := share(a.CausedNs, a.PeerWaitNs)
+	lines := []result.Statement{
+		result.Say(vocab.SayArrivesLast, append([]result.Figure{result.Count("last", int64(a.Last)), result.Count("instances", int64(a.Instances)),
+			result.Ns("lateness", lat)}, opFigures(a.Ops)...)...).On(a.Axis).Quoting("ops", opCounts(a.Ops)),
+		result.Say(vocab.SayPeersWait, result.Ns("caused_mean", a.CausedNs/int64(max(len(res.Ranks), 1))), result.Ns("caused", a.CausedNs),
+			result.Frac("caused_share", caused)),
 	}
-	if s := share(a.CausedNs, a.PeerWaitNs); s < 0.95 {
-		lines[1] += fmt.Sprintf("; the other %s is their wait until the second latest member arrives", pct(1-s))
+	if caused < 0.95 {
+		lines[1] = lines[1].With(result.Frac("rest", 1-caused))
 	}
 	switch {
 	case gap < 0:
 	case 2*gap >= lat:
-		lines = append(lines, fmt.Sprintf("its GPU is idle a median %s right before those kernels start: its host launches them late", dur(gap)))
+		lines = append(lines, result.Say(vocab.SayLaunchesLate, result.Ns("gap", gap)))
 	default:
-		lines = append(lines, fmt.Sprintf("its GPU is idle only a median %s right before those kernels start: earlier work queued on its GPU delays them", dur(gap)))
+		lines = append(lines, result.Say(vocab.SayQueued, result.Ns("gap", gap)))
 	}
 	return lines
 }
 
-func lateComputeLine(l LateRank) string {
+func lateComputeLine(l LateRank) result.Statement {
 	if l.Peers == 0 {
-		return fmt.Sprintf("its compute is %s per step; no peer does the same work to compare", dur(l.Rank.ComputeNs))
+		return result.Say(vocab.SayComputeAlone, result.Ns("compute", l.Rank.ComputeNs))
 	}
-	d, side := float64(l.Rank.ComputeNs)/float64(max(l.PeerNs, 1))-1, "above"
-	if d < 0 {
-		d, side = -d, "below"
+	d := float64(l.Rank.ComputeNs)/float64(max(l.PeerNs, 1)) - 1
+	return result.Say(vocab.SayComputeVs, result.Ns("compute", l.Rank.ComputeNs), result.Frac("diff", d),
+		result.Count("peers", int64(l.Peers)), result.Ns("peer", l.PeerNs))
+}
+
+// opFigures are the collectives counted per op, as figures "op:DP all_reduce".
+func opFigures(ops map[string]int) []result.Figure {
+	var out []result.Figure
+	for _, k := range slices.Sorted(maps.Keys(ops)) {
+		out = append(out, result.Count("op:"+k, int64(ops[k])))
 	}
-	return fmt.Sprintf("its compute, %s per step, is %.1f %% %s its %d peers' median (%s): it does not explain the lateness",
-		dur(l.Rank.ComputeNs), 100*d, side, l.Peers, dur(l.PeerNs))
+	return out
 }
 
 // opCounts lists "DP all_to_all 4, DP all_reduce 1", most frequent first.

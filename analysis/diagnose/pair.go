@@ -1,10 +1,10 @@
 package diagnose
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // clearBlame is how many times more one rank of a pair must have held the
@@ -47,12 +47,12 @@ func pairNote(x, y result.RankStats, b Blame) (result.Finding, bool) {
 		return result.Finding{}, false
 	}
 	diff := float64(x.ComputeNs)/float64(y.ComputeNs) - 1
-	return result.Finding{Kind: result.KindRankPair, Severity: "low", CostNs: bx, Ranks: []int{x.Rank, y.Rank}, Stages: []int{x.PP},
-		Summary: fmt.Sprintf("ranks %d and %d differ by %s: rank %d computes %s per step vs %s and arrives last at their collectives",
-			y.Rank, x.Rank, pct(diff), x.Rank, dur(x.ComputeNs), dur(y.ComputeNs)),
-		Evidence: []string{
-			fmt.Sprintf("only 2 ranks do this work (stage %d): too few to name a slow rank by a robust score", x.PP),
-			fmt.Sprintf("%s holds %s back %s per step in collectives (%s the other way)", Describe(x), Describe(y), dur(bx), dur(by)),
+	return result.Finding{Kind: vocab.KindRankPair, Severity: vocab.SevLow, CostNs: bx, Ranks: []int{x.Rank, y.Rank}, Stages: []int{x.PP},
+		Headline: result.Say(vocab.SayPair, result.Frac("diff", diff), result.Ns("compute", x.ComputeNs), result.Ns("peer", y.ComputeNs)).
+			About(x.Rank, y.Rank),
+		Evidence: []result.Statement{
+			result.Say(vocab.SayPairFew).At(x.PP),
+			result.Say(vocab.SayPairBlame, result.Ns("blame", bx), result.Ns("reverse", by)).About(x.Rank, y.Rank),
 		},
 		Remedy: remedySlow}, true
 }

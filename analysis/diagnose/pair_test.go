@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // twoPerStage is a TP2 PP2 DP1 result: each stage has two ranks.
@@ -28,15 +30,15 @@ func TestTwoRanksNeverNamedSlowByScore(t *testing.T) {
 		t.Fatalf("PairNotes = %+v, want one note for ranks 2 and 3", notes)
 	}
 	n := notes[0]
-	if n.Kind != result.KindRankPair || n.Severity != "low" || n.CostNs != 15e6 || n.Ranks[0] != 3 {
+	if n.Kind != vocab.KindRankPair || n.Severity != "low" || n.CostNs != 15e6 || n.Ranks[0] != 3 {
 		t.Errorf("note %+v", n)
 	}
-	if !strings.Contains(n.Summary, "ranks 2 and 3 differ by 30 %") {
-		t.Errorf("summary %q", n.Summary)
+	if !strings.Contains(prose.Headline(res, n), "ranks 2 and 3 differ by 30 %") {
+		t.Errorf("summary %q", prose.Headline(res, n))
 	}
 	fs := Findings(res, Inputs{Blame: b})
 	for _, f := range fs {
-		if f.Kind == result.KindRankPair && f.Severity != "low" {
+		if f.Kind == vocab.KindRankPair && f.Severity != "low" {
 			t.Errorf("Findings regraded the note: %+v", f)
 		}
 	}
@@ -73,14 +75,14 @@ func TestThrottleFindingsEvenWhenNotSlow(t *testing.T) {
 	res.Ranks[0].GPU = &result.GPUStats{Samples: 9, SMClockMHz: 1980, ClockReasons: 4} // SW power cap only: not throttled
 	res.Ranks[1].GPU = &result.GPUStats{Samples: 9, SMClockMHz: 1500, ClockReasons: 128}
 	res.Ranks[2].GPU = &result.GPUStats{Samples: 9, SMClockMHz: 1980, XIDs: []int32{79}}
-	fs := throttleFindings(res, map[int]string{1: "GPU node000/1: SM clock 1,500 MHz"})
+	fs := throttleFindings(res, map[int]result.Statement{1: result.Text("GPU node000/1: SM clock 1,500 MHz")})
 	if len(fs) != 2 || fs[0].Ranks[0] != 1 || fs[1].Ranks[0] != 2 {
 		t.Fatalf("throttle findings %+v, want ranks 1 and 2", fs)
 	}
-	if fs[0].Severity != "medium" || !strings.Contains(fs[0].Summary, "HW slowdown: power brake") || len(fs[0].Evidence) != 1 {
+	if fs[0].Severity != "medium" || !strings.Contains(prose.Headline(res, fs[0]), "HW slowdown: power brake") || len(fs[0].Evidence) != 1 {
 		t.Errorf("power brake finding %+v", fs[0])
 	}
-	if fs[1].Severity != "high" || !strings.Contains(fs[1].Summary, "XID 79") {
+	if fs[1].Severity != "high" || !strings.Contains(prose.Headline(res, fs[1]), "XID 79") {
 		t.Errorf("XID finding %+v", fs[1])
 	}
 }

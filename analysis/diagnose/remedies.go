@@ -77,11 +77,3 @@ func shardedDP(res *result.Result) bool {
 	}
 	return all > 0 && 2*sharded > all
 }
-
-// axisWords names an axis in a finding: "A2A" is not a parallel axis.
-func axisWords(ax string) string {
-	if ax == "A2A" {
-		return "all-to-all (A2A, not expert-parallel)"
-	}
-	return ax
-}

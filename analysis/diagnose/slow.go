@@ -2,11 +2,11 @@ package diagnose
 
 import (
 	"cmp"
-	"fmt"
 	"maps"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // Slow-rank thresholds (docs/semantics.md).
@@ -49,24 +49,13 @@ func peerCompute(res *result.Result, r result.RankStats) []float64 {
 	return xs
 }
 
-// Describe names a rank with its coordinates and GPU:
-// "rank 5 (pp1 dp0 tp1, host node000 GPU 5)"; the host is left out when the
-// trace does not name it: "rank 5 (pp1 dp0 tp1, GPU 5)".
-func Describe(r result.RankStats) string {
-	where := fmt.Sprintf("GPU %d", r.LocalGPU)
-	if r.Host != "" {
-		where = "host " + r.Host + " " + where
-	}
-	return fmt.Sprintf("rank %d (pp%d dp%d tp%d, %s)", r.Rank, r.PP, r.DP, r.TP, where)
-}
-
-func slowEvidence(r result.RankStats, peers int, excess float64, b Blame) []string {
-	ev := []string{fmt.Sprintf("%s: compute %s slower than its %d peers (%s per step)",
-		Describe(r), pct(excess), peers, dur(r.ComputeNs))}
+func slowEvidence(r result.RankStats, peers int, excess float64, b Blame) []result.Statement {
+	ev := []result.Statement{result.Say(vocab.SaySlowCompute, result.Frac("excess", excess), result.Count("peers", int64(peers)),
+		result.Ns("compute", r.ComputeNs)).About(r.Rank)}
 	waits := b.Peers[int32(r.Rank)]
 	for _, k := range slices.Sorted(maps.Keys(waits)) {
 		if waits[k] > 0 {
-			ev = append(ev, fmt.Sprintf("its peers wait %s per step in %s for it", dur(waits[k]), k))
+			ev = append(ev, result.Say(vocab.SaySlowPeerWait, result.Ns("wait", waits[k])).Quoting("group", k))
 		}
 	}
 	return ev

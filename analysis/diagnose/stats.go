@@ -1,9 +1,10 @@
 package diagnose
 
 import (
-	"fmt"
 	"math"
 	"slices"
+
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // median returns the median of xs (0 for none); xs is not modified.
@@ -53,37 +54,7 @@ func fitAlphaBeta(bytes, ts []float64) (alpha, beta float64) {
 	return (sy - beta*sx) / n, beta
 }
 
-// severity grades a cost share of the step.
 // Severity is the severity of a finding that costs share of the step.
-func Severity(share float64) string { return severity(share) }
+func Severity(share float64) string { return vocab.SeverityOf(share) }
 
-func severity(share float64) string {
-	switch {
-	case share >= 0.20:
-		return "high"
-	case share >= 0.10:
-		return "medium"
-	case share >= 0.03:
-		return "low"
-	default:
-		return "info"
-	}
-}
-
-// dur formats nanoseconds for evidence lines: "18.3 ms", "420 µs".
-// (analysis may not import report/units.)
-func dur(ns int64) string {
-	switch a := math.Abs(float64(ns)); {
-	case a >= 1e9:
-		return fmt.Sprintf("%.2f s", float64(ns)/1e9)
-	case a >= 1e6:
-		return fmt.Sprintf("%.1f ms", float64(ns)/1e6)
-	case a >= 1e3:
-		return fmt.Sprintf("%.0f µs", float64(ns)/1e3)
-	default:
-		return fmt.Sprintf("%d ns", ns)
-	}
-}
-
-// pct formats a fraction as a percentage: "19 %".
-func pct(f float64) string { return fmt.Sprintf("%.0f %%", 100*f) }
+var severity = vocab.SeverityOf

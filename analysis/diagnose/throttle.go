@@ -6,6 +6,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/gpujoin"
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 const remedyThrottle = "check the GPU's cooling, power delivery and XID errors (nvidia-smi -q, dmesg); drain the node if it persists"
@@ -15,23 +16,23 @@ const remedyThrottle = "check the GPU's cooling, power delivery and XID errors (
 // not. They cost nothing of their own: a throttled GPU's lost time shows as
 // its slow rank's (or its stage's) cost; severity is high for XIDs, else
 // medium. lines holds the GPU evidence per rank.
-func throttleFindings(res *result.Result, lines map[int]string) []result.Finding {
+func throttleFindings(res *result.Result, lines map[int]result.Statement) []result.Finding {
 	var fs []result.Finding
 	for _, r := range res.Ranks {
 		g := r.GPU
 		if g == nil || (g.ClockReasons&gpujoin.HWSlowdown == 0 && len(g.XIDs) == 0) {
 			continue
 		}
-		f := result.Finding{Kind: result.KindGPUThrottle, Severity: "medium", Ranks: []int{r.Rank}, Stages: []int{r.PP}, Remedy: remedyThrottle,
-			Summary: fmt.Sprintf("GPU throttled: %s: %s", Describe(r), throttleWhat(g))}
+		f := result.Finding{Kind: vocab.KindGPUThrottle, Severity: vocab.SevMedium, Ranks: []int{r.Rank}, Stages: []int{r.PP}, Remedy: remedyThrottle,
+			Headline: result.Say(vocab.SayThrottled, xidFigures(g.XIDs)...).About(r.Rank).Quoting("what", throttleWhat(g))}
 		if len(g.XIDs) > 0 {
-			f.Severity = "high"
+			f.Severity = vocab.SevHigh
 		}
 		if line, ok := lines[r.Rank]; ok {
 			f.Evidence = append(f.Evidence, line)
 		}
 		if isSlow(res, r.Rank) {
-			f.Evidence = append(f.Evidence, "its lost time is counted under the slow-rank finding")
+			f.Evidence = append(f.Evidence, result.Say(vocab.SayThrottleLost))
 		}
 		fs = append(fs, f)
 	}
@@ -47,6 +48,15 @@ func throttleWhat(g *result.GPUStats) string {
 		parts = append(parts, fmt.Sprintf("XID %d", x))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// xidFigures are a GPU's XIDs as figures named "xid".
+func xidFigures(xids []int32) []result.Figure {
+	var out []result.Figure
+	for _, x := range xids {
+		out = append(out, result.Count("xid", int64(x)))
+	}
+	return out
 }
 
 func isSlow(res *result.Result, rank int) bool {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // reasonNames are NVML clock-event reason bits that mean the GPU was held
@@ -38,19 +40,20 @@ func ReasonText(mask uint64) string {
 }
 
 // Evidence compares rank's GPU with its peers' GPUs over the window [from,
-// to) on the rank's own clock, and returns one line such as "GPU node000/5:
-// SM clock 1,410 MHz vs 1,980 MHz on its peers; HW slowdown: thermal", or
-// ok=false when there are no samples for the rank's GPU.
-func Evidence(t *model.Trace, rank int32, peers []int32, from, to int64) (line string, ok bool) {
+// to) on the rank's own clock, and returns it as a statement that reads
+// "GPU node000/5: SM clock 1,410 MHz vs 1,980 MHz on its peers; HW
+// slowdown: thermal", or ok=false when there are no samples for the rank's
+// GPU.
+func Evidence(t *model.Trace, rank int32, peers []int32, from, to int64) (line result.Statement, ok bool) {
 	gpus := Map(t)
 	ri := t.FindRank(rank)
 	if ri < 0 || gpus[ri] < 0 {
-		return "", false
+		return line, false
 	}
 	base := t.Ranks[ri].ClockBase
 	own := Summarize(t, gpus[ri], base+from, base+to)
 	if own.Samples == 0 {
-		return "", false
+		return line, false
 	}
 	peerClock := peersMedianClock(t, gpus, peers, base+from, base+to)
 	return describe(t.SampleGPUs[gpus[ri]], own, peerClock), true
@@ -68,28 +71,19 @@ func peersMedianClock(t *model.Trace, gpus []int32, peers []int32, from, to int6
 	return median(clocks)
 }
 
-func describe(g model.SampledGPU, own Summary, peerClock float64) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "GPU %s/%d: SM clock %s MHz", g.Host, g.Index, thousands(own.SMClockMHz))
+func describe(g model.SampledGPU, own Summary, peerClock float64) result.Statement {
+	st := result.Say(vocab.SayGPU, result.Fig("sm_clock", own.SMClockMHz, vocab.UnitMHz)).Quoting("gpu", fmt.Sprintf("%s/%d", g.Host, g.Index))
 	if peerClock > 0 {
-		fmt.Fprintf(&b, " vs %s MHz on its peers", thousands(peerClock))
+		st = st.With(result.Fig("peer_clock", peerClock, vocab.UnitMHz))
 	}
 	if own.TempC >= 0 {
-		fmt.Fprintf(&b, ", %.0f °C", own.TempC)
+		st = st.With(result.Fig("temp", own.TempC, vocab.UnitCelsius))
 	}
 	if r := ReasonText(own.Reasons); r != "" {
-		b.WriteString("; " + r)
+		st = st.Quoting("reasons", r)
 	}
 	for _, x := range own.XIDs {
-		fmt.Fprintf(&b, "; XID %d", x)
+		st = st.With(result.Count("xid", int64(x)))
 	}
-	return b.String()
-}
-
-func thousands(v float64) string {
-	n := int64(v + 0.5)
-	if n < 1000 {
-		return fmt.Sprint(n)
-	}
-	return fmt.Sprintf("%d,%03d", n/1000, n%1000)
+	return st
 }

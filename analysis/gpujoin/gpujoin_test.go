@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // slowGPUJob is two ranks on one host; rank 1's GPU runs at a throttled
@@ -50,7 +51,8 @@ func TestMapFallsBackToIndexOnSameHostOnly(t *testing.T) {
 }
 
 func TestEvidenceNamesClockAndReason(t *testing.T) {
-	line, ok := Evidence(slowGPUJob(), 1, []int32{0}, 0, 2_000_000_000)
+	st, ok := Evidence(slowGPUJob(), 1, []int32{0}, 0, 2_000_000_000)
+	line := prose.Sentence(nil, st)
 	if !ok {
 		t.Fatal("no evidence")
 	}

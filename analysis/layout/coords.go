@@ -2,10 +2,11 @@ package layout
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // orderOf decides the rank order: the given one when fixed (flags), else
@@ -25,7 +26,7 @@ func orderOf(t *model.Trace, l Layout, given order, fixed bool) (string, []Probl
 		return o.String(), nil
 	}
 	return given.String(), []Problem{{Kind: "order_mismatch", Ranks: bad,
-		Summary: fmt.Sprintf("%d ranks sit in their parallel groups where order %s does not put them", len(bad), given)}}
+		Says: result.Say(vocab.SayOrder, result.Count("misplaced", int64(len(bad)))).Quoting("order", given.String())}}
 }
 
 // misplaced lists the ranks whose index in a group of some axis differs

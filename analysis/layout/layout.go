@@ -12,6 +12,7 @@ package layout
 import (
 	"fmt"
 
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
@@ -33,9 +34,9 @@ type Layout struct {
 
 // Problem is a topology finding.
 type Problem struct {
-	Kind    string  // "tp_across_hosts", "world_size_mismatch", "order_mismatch"
-	Summary string  // one line
-	Ranks   []int32 // ranks involved
+	Kind  string           // "tp_across_hosts", "world_size_mismatch", "order_mismatch", "group_mismatch"
+	Says  result.Statement // what it says, as data (vocab.Statements)
+	Ranks []int32          // ranks involved
 }
 
 // Infer labels t.Comms[i].Axis/AxisBy and sets t.Ranks[i].Coord, and returns

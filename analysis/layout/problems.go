@@ -1,11 +1,12 @@
 package layout
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // decidedBy names the most trusted source that labelled a parallel axis.
@@ -35,9 +36,19 @@ func problems(t *model.Trace, l Layout, world int) []Problem {
 	var out []Problem
 	if n := l.TP * l.PP * l.DP * l.CP * l.EP; n != world {
 		out = append(out, Problem{Kind: "world_size_mismatch",
-			Summary: fmt.Sprintf("world size %d ≠ TP%d·PP%d·DP%d·CP%d·EP%d = %d", world, l.TP, l.PP, l.DP, l.CP, l.EP, n)})
+			Says: result.Say(vocab.SayWorldSize, result.Count("world", int64(world)), result.Count("tp", int64(l.TP)), result.Count("pp", int64(l.PP)),
+				result.Count("dp", int64(l.DP)), result.Count("cp", int64(l.CP)), result.Count("ep", int64(l.EP)), result.Count("product", int64(n)))})
 	}
 	return append(out, tpAcrossHosts(t, l)...)
+}
+
+// ints converts ranks for a Statement.
+func ints(rs []int32) []int {
+	out := make([]int, len(rs))
+	for i, r := range rs {
+		out[i] = int(r)
+	}
+	return out
 }
 
 // tpAcrossHosts reports each TP group whose ranks sit on more than one
@@ -61,7 +72,7 @@ func tpAcrossHosts(t *model.Trace, l Layout) []Problem {
 		if len(hosts[k]) > 1 {
 			slices.Sort(hosts[k])
 			out = append(out, Problem{Kind: "tp_across_hosts", Ranks: g,
-				Summary: fmt.Sprintf("TP group %v spans hosts %s: its all-reduces cross the inter-node network", g, strings.Join(hosts[k], ", "))})
+				Says: result.Say(vocab.SayTPHosts).About(ints(g)...).Quoting("hosts", strings.Join(hosts[k], ", "))})
 		}
 	}
 	slices.SortFunc(out, func(a, b Problem) int { return int(a.Ranks[0] - b.Ranks[0]) })

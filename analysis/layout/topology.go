@@ -1,11 +1,12 @@
 package layout
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // topologyProblems checks what the communicators themselves say against
@@ -29,8 +30,9 @@ func topologyProblems(t *model.Trace, l Layout, have []Problem) []Problem {
 		}
 		if groupAxis(c.Members, l, o) != a {
 			out = append(out, Problem{Kind: "group_mismatch", Ranks: slices.Clone(c.Members),
-				Summary: fmt.Sprintf("%s group %v (%s) is not a %s group of the layout TP%d·PP%d·DP%d·CP%d order %s",
-					a, c.Members, commLabel(c), a, l.TP, l.PP, l.DP, l.CP, l.Order)})
+				Says: result.Say(vocab.SayGroupLayout, result.Count("tp", int64(l.TP)), result.Count("pp", int64(l.PP)),
+					result.Count("dp", int64(l.DP)), result.Count("cp", int64(l.CP))).About(ints(c.Members)...).On(a.String()).
+					Quoting("comm", commLabel(c)).Quoting("order", l.Order)})
 		}
 		if a == model.AxisTP && !reported(have, "tp_across_hosts", c.Members) {
 			out = append(out, membersAcrossHosts(t, c)...)
@@ -92,5 +94,5 @@ func membersAcrossHosts(t *model.Trace, c model.Communicator) []Problem {
 	}
 	slices.Sort(hosts)
 	return []Problem{{Kind: "tp_across_hosts", Ranks: slices.Clone(c.Members),
-		Summary: fmt.Sprintf("TP group %v (%s) spans hosts %s: its all-reduces cross the inter-node network", c.Members, commLabel(c), strings.Join(hosts, ", "))}}
+		Says: result.Say(vocab.SayTPHosts).About(ints(c.Members)...).Quoting("comm", commLabel(c)).Quoting("hosts", strings.Join(hosts, ", "))}}
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 func problemKinds(ps []Problem) string {
@@ -48,8 +50,8 @@ func TestTopologyFlagsContradictDescriptions(t *testing.T) {
 	if got := problemKinds(l.Problems); got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
-	if !strings.Contains(l.Problems[0].Summary, "TENSOR_MODEL_PARALLEL_GROUP") {
-		t.Errorf("summary should name the description: %s", l.Problems[0].Summary)
+	if !strings.Contains(prose.Sentence(nil, l.Problems[0].Says), "TENSOR_MODEL_PARALLEL_GROUP") {
+		t.Errorf("summary should name the description: %s", prose.Sentence(nil, l.Problems[0].Says))
 	}
 }
 

@@ -2,7 +2,8 @@
 // versioned contract that the text report, the JSON output, plots, the TUI,
 // exports, `tpptrace compare` and users' scripts consume.
 //
-// JSON field names are a public contract. Times are integer nanoseconds per
+// JSON field names are a public contract; per-axis maps are keyed by
+// vocab.Axes (and "other"). Times are integer nanoseconds per
 // step, averaged over the analysed steps, unless a field says otherwise;
 // fractions are in 0..1. Adding fields is a minor change; renaming or
 // removing one bumps SchemaVersion.
@@ -14,18 +15,15 @@ import (
 )
 
 // SchemaVersion is the version of the JSON form written by this build.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // SchemaMinor counts the additive changes since SchemaVersion was last
 // bumped, so that scripts can tell which fields to expect; readers ignore
-// it. 1: missing_ranks, phase_source, schedule_evidence, steps_from,
+// it. Version 2 (findings as data: headline and evidence are Statements,
+// no longer sentences) starts again at 0. Version 1's minor 1 added
+// missing_ranks, phase_source, schedule_evidence, steps_from,
 // unaligned_ranks, A2A, and the whatif section.
-const SchemaMinor = 1
-
-// Axes are the keys used in per-axis maps. "A2A" is all-to-all traffic
-// that is not expert parallelism (a recommender's embedding exchange):
-// not a layout axis, it has no size or coordinate.
-var Axes = []string{"TP", "PP", "DP", "CP", "EP", "A2A"}
+const SchemaMinor = 0
 
 // Result is the outcome of analysing one job.
 type Result struct {
@@ -258,45 +256,12 @@ type StageStats struct {
 
 // SlowRank is a rank that holds its peers back.
 type SlowRank struct {
-	Rank          int      `json:"rank"`
-	Score         float64  `json:"score"`          // robust z-score of compute against peers doing the same work
-	ComputeExcess float64  `json:"compute_excess"` // fraction slower than its peers' median
-	BlameNs       int64    `json:"blame_ns"`       // per step: time others waited for it in collectives
-	Evidence      []string `json:"evidence"`
+	Rank          int         `json:"rank"`
+	Score         float64     `json:"score"`          // robust z-score of compute against peers doing the same work
+	ComputeExcess float64     `json:"compute_excess"` // fraction slower than its peers' median
+	BlameNs       int64       `json:"blame_ns"`       // per step: time others waited for it in collectives
+	Evidence      []Statement `json:"evidence"`
 }
-
-// Finding is one diagnosed cause of lost time.
-type Finding struct {
-	Kind      string   `json:"kind"`       // see Kinds
-	Severity  string   `json:"severity"`   // "high", "medium", "low", "info"
-	CostNs    int64    `json:"cost_ns"`    // per step
-	CostShare float64  `json:"cost_share"` // CostNs / step_ns
-	Summary   string   `json:"summary"`
-	Evidence  []string `json:"evidence,omitempty"`
-	Remedy    string   `json:"remedy,omitempty"`
-	Ranks     []int    `json:"ranks"`
-	Stages    []int    `json:"stages"`
-}
-
-// Finding kinds.
-const (
-	KindBubble      = "pipeline_bubble"
-	KindExposedTP   = "exposed_tp_comm"
-	KindExposedPP   = "exposed_pp_comm"
-	KindExposedDP   = "exposed_dp_comm"
-	KindExposedA2A  = "exposed_a2a_comm" // an all-to-all that is not expert parallelism (embedding exchange)
-	KindImbalance   = "stage_imbalance"
-	KindSlowRank    = "slow_rank"
-	KindTopology    = "topology"
-	KindGPUThrottle = "gpu_throttle"
-	KindRankPair    = "rank_pair_difference" // two ranks doing the same work differ; too few for a slow-rank score
-	KindLateRank    = "late_rank"            // arrives last at its collectives without computing more: its host launches them late
-	KindGPUIdle     = "gpu_idle"             // without a pipeline, the GPU runs nothing for a share of the step
-	KindMemoryPeak  = "memory_peak"          // one stage's peak GPU memory is far above the others'
-	// KindMissingRanks: the inputs declare ranks they hold no trace of; the
-	// analysis covers the others only. It has no cost and comes first.
-	KindMissingRanks = "missing_ranks"
-)
 
 // CommStats summarizes one communicator. AlphaNs and BetaNsPerByte are the
 // α-β fit of its dominant class of transfers in Links (the one with the
@@ -368,7 +333,7 @@ type TimelineRow struct {
 	Segments []Segment `json:"segments"`
 }
 
-// Segment is a run of one category. Category is one of "compute",
+// Segment is a run of one category (vocab.Categories). Category is one of "compute",
 // "tp", "pp", "dp", "tp_exposed", "pp_exposed", "dp_exposed", "cp_exposed",
 // "ep_exposed", "a2a_exposed", "memcpy", "pp_wait", "bubble", "idle" (exposed =
 // communication with no compute under it).

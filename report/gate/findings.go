@@ -7,37 +7,26 @@ import (
 	"time"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
-// FindingKind is one kind `analyze --fail-on` takes: a finding kind of
-// the Result and its short alias.
-type FindingKind struct {
-	Kind, Alias, Help string
+// FindingKindsHelp is the registry as help prints it: one kind a line,
+// "  pipeline_bubble (bubble)  pipeline bubble per step".
+func FindingKindsHelp() string {
+	var b strings.Builder
+	for _, k := range vocab.FindingKinds {
+		fmt.Fprintf(&b, "  %-34s %s\n", k.Name+" ("+k.Alias+")", k.Help)
+	}
+	return b.String()
 }
 
-// FindingKinds is the registry of --fail-on kinds.
-var FindingKinds = []FindingKind{
-	{result.KindBubble, "bubble", "pipeline bubble per step"},
-	{result.KindExposedTP, "tp", "exposed TP communication"},
-	{result.KindExposedPP, "pp", "exposed PP transfer"},
-	{result.KindExposedDP, "dp", "exposed DP communication"},
-	{result.KindExposedA2A, "a2a", "exposed all-to-all that is not expert parallelism"},
-	{result.KindImbalance, "imbalance", "stage imbalance"},
-	{result.KindSlowRank, "slow", "a slow rank"},
-	{result.KindTopology, "topology", "a TP group across hosts"},
-	{result.KindGPUThrottle, "gpu", "a throttled GPU"},
-	{result.KindRankPair, "pair", "two ranks doing the same work differ"},
-	{result.KindLateRank, "late", "a rank launching its collectives late"},
-	{result.KindGPUIdle, "idle", "idle GPU without a pipeline"},
-	{result.KindMemoryPeak, "memory", "one stage's peak memory far above the others'"},
-	{result.KindMissingRanks, "missing", "ranks declared but not traced (fails whenever present)"},
-}
-
-// FindingKindNames lists the kinds as help shows them: "pipeline_bubble (bubble)".
+// FindingKindNames lists the kinds of the registry (vocab.FindingKinds) as
+// help shows them: "pipeline_bubble (bubble)".
 func FindingKindNames() []string {
 	var out []string
-	for _, k := range FindingKinds {
-		out = append(out, fmt.Sprintf("%s (%s)", k.Kind, k.Alias))
+	for _, k := range vocab.FindingKinds {
+		out = append(out, fmt.Sprintf("%s (%s)", k.Name, k.Alias))
 	}
 	return out
 }
@@ -86,22 +75,19 @@ func ParseFailOn(s string) (FailOn, error) {
 
 // findingKind is the finding kind that name or its alias names, "" if none.
 func findingKind(name string) string {
-	for _, k := range FindingKinds {
-		if name == k.Kind || name == k.Alias {
-			return k.Kind
-		}
-	}
-	return ""
+	k, _ := vocab.LookupKind(name)
+	return k.Name
 }
 
 // Failure is a finding that tripped a gate.
 type Failure struct {
-	Gate    FailOn
-	Finding result.Finding
+	Gate     FailOn
+	Finding  result.Finding
+	Headline string // the finding's headline, rendered
 }
 
 func (f Failure) String() string {
-	return fmt.Sprintf("gate %s failed: %s", f.Gate.Kind, f.Finding.Summary)
+	return fmt.Sprintf("gate %s failed: %s", f.Gate.Kind, f.Headline)
 }
 
 // Check lists the findings of res that trip gates, in gate order. A
@@ -111,7 +97,7 @@ func Check(res *result.Result, gates []FailOn) []Failure {
 	for _, g := range gates {
 		for _, f := range res.Findings {
 			if f.Kind == g.Kind && g.trips(f) {
-				out = append(out, Failure{g, f})
+				out = append(out, Failure{g, f, prose.Headline(res, f)})
 			}
 		}
 	}
@@ -120,7 +106,7 @@ func Check(res *result.Result, gates []FailOn) []Failure {
 
 func (g FailOn) trips(f result.Finding) bool {
 	switch {
-	case f.Kind == result.KindMissingRanks:
+	case f.Kind == vocab.KindMissingRanks:
 		return true
 	case g.Ns > 0:
 		return f.CostNs > g.Ns

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 func TestParseRule(t *testing.T) {
@@ -60,10 +61,10 @@ func TestParseFailOnRefusesTypos(t *testing.T) {
 		}
 	}
 	g, err := ParseFailOn("bubble:20%")
-	if err != nil || g.Kind != result.KindBubble || g.Share != 0.2 {
+	if err != nil || g.Kind != vocab.KindBubble || g.Share != 0.2 {
 		t.Fatalf("bubble:20%% = %+v, %v", g, err)
 	}
-	res := &result.Result{Findings: []result.Finding{{Kind: result.KindBubble, CostNs: 30e6, CostShare: 0.3}}}
+	res := &result.Result{Findings: []result.Finding{{Kind: vocab.KindBubble, CostNs: 30e6, CostShare: 0.3}}}
 	if fs := Check(res, []FailOn{g}); len(fs) != 1 {
 		t.Fatal("a 30 % bubble passed a 20 % gate")
 	}
@@ -111,15 +112,28 @@ func TestFailOnsAsAFlag(t *testing.T) {
 		t.Errorf("a typo: %v, %d gates", err, len(g))
 	}
 	res := &result.Result{Findings: []result.Finding{
-		{Kind: result.KindExposedDP, CostNs: 4e6, CostShare: 0.05},
-		{Kind: result.KindBubble, CostNs: 30e6, CostShare: 0.3},
-		{Kind: result.KindMissingRanks},
+		{Kind: vocab.KindExposedDP, CostNs: 4e6, CostShare: 0.05},
+		{Kind: vocab.KindBubble, CostNs: 30e6, CostShare: 0.3},
+		{Kind: vocab.KindMissingRanks},
 	}}
 	f, failed := g.First(res)
-	if !failed || f.Gate.Kind != result.KindBubble || f.Finding.CostNs != 30e6 {
+	if !failed || f.Gate.Kind != vocab.KindBubble || f.Finding.CostNs != 30e6 {
 		t.Errorf("First = %+v, %v; want the bubble (the DP finding is under 5ms)", f, failed)
 	}
 	if _, failed := g[:1].First(res); failed {
 		t.Error("4ms of exposed DP tripped a 5ms gate")
+	}
+}
+
+// TestHelpListsEveryKind: the --fail-on help is the registry, a kind a line.
+func TestHelpListsEveryKind(t *testing.T) {
+	help := FindingKindsHelp()
+	if n := strings.Count(help, "\n"); n != len(vocab.FindingKinds) {
+		t.Errorf("help has %d lines for %d kinds", n, len(vocab.FindingKinds))
+	}
+	for _, k := range vocab.FindingKinds {
+		if !strings.Contains(help, k.Name+" ("+k.Alias+")") || !strings.Contains(help, k.Help) {
+			t.Errorf("help lacks %s", k.Name)
+		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // ParseRule reads a compare threshold: "5%" (relative growth), "2ms" (an
@@ -55,11 +55,11 @@ func (r Rule) String() string { return r.text(UnitNs) }
 func (r Rule) text(unit string) string {
 	switch {
 	case !r.HasAbs:
-		return units.Percent(r.Rel)
+		return vocab.Percent(r.Rel)
 	case unit == UnitFraction:
 		return PP(r.Abs)
 	}
-	return units.Duration(int64(r.Abs))
+	return vocab.Duration(int64(r.Abs))
 }
 
 // Text is the rule as it applies to a figure of unit.

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // WriteJSON writes rep as indented JSON.
@@ -44,7 +44,7 @@ func writeNoDump(w io.Writer, rep *result.Hang) error {
 		if n.Path != "" {
 			why = n.Path + ": " + n.Reason
 		}
-		if _, err := fmt.Fprintf(w, "rank %d: no usable dump (%s) — it may be the culprit\n", n.Rank, units.Safe(why)); err != nil {
+		if _, err := fmt.Fprintf(w, "rank %d: no usable dump (%s) — it may be the culprit\n", n.Rank, vocab.Safe(why)); err != nil {
 			return err
 		}
 	}
@@ -52,7 +52,7 @@ func writeNoDump(w io.Writer, rep *result.Hang) error {
 }
 
 // safeHang is a copy of rep whose strings from the dumps (group names and
-// descriptions, ops, shapes, dtypes) are fit for a terminal (units.Safe).
+// descriptions, ops, shapes, dtypes) are fit for a terminal (vocab.Safe).
 func safeHang(rep *result.Hang) *result.Hang {
 	out := *rep
 	out.Findings = make([]result.HangFinding, len(rep.Findings))
@@ -72,7 +72,7 @@ func safeHang(rep *result.Hang) *result.Hang {
 
 func safeFinding(f result.HangFinding) result.HangFinding {
 	for _, p := range []*string{&f.Group, &f.Desc, &f.Kind, &f.Op, &f.Size, &f.DType, &f.Detail} {
-		*p = units.Safe(*p)
+		*p = vocab.Safe(*p)
 	}
 	return f
 }

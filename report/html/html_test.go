@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/report/prose"
 
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )
@@ -31,7 +32,7 @@ func TestPageIsSelfContained(t *testing.T) {
 	if n := strings.Count(page, `<img src="data:image/png;base64,`); n != 6 {
 		t.Errorf("%d embedded figures, want 6", n)
 	}
-	for _, want := range []string{r.Findings[1].Summary, "TP 2 × PP 4 × DP 2", "1f1b, 8 microbatches", "16 files (16 kineto)"} {
+	for _, want := range []string{prose.Headline(r, r.Findings[1]), "TP 2 × PP 4 × DP 2", "1f1b, 8 microbatches", "16 files (16 kineto)"} {
 		if !strings.Contains(page, stdhtml.EscapeString(want)) {
 			t.Errorf("page lacks %q", want)
 		}
@@ -82,7 +83,7 @@ func TestMarkdownFiguresExistBesideIt(t *testing.T) {
 func TestMarkdownEscapesTableCells(t *testing.T) {
 	r := fixture.Result(fixture.Small())
 	r.Tool = "tpptrace a|b"
-	r.Findings[0].Summary = "x_y *z*"
+	r.Findings[0].Headline = result.Text("x_y *z*")
 	var b strings.Builder
 	if err := Markdown(&b, r, nil, "figures"); err != nil {
 		t.Fatal(err)
@@ -117,7 +118,7 @@ func TestStageTablesSplitTheBubble(t *testing.T) {
 
 func TestPageEscapesText(t *testing.T) {
 	r := fixture.Result(fixture.Small())
-	r.Findings[0].Summary = `<script>alert("x")</script>`
+	r.Findings[0].Headline = result.Text(`<script>alert("x")</script>`)
 	var b strings.Builder
 	if err := Page(&b, r, nil); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // noPipelineResult is a hand-written 4-rank job without a pipeline: DP
@@ -14,8 +15,8 @@ func noPipelineResult() *result.Result {
 	r := &result.Result{SchemaVersion: result.SchemaVersion, Tool: "tpptrace test", WorldSize: 4, Schedule: "none", StepNs: 10e6,
 		Layout: result.Layout{TP: 1, PP: 1, DP: 4, Order: "tp-cp-ep-dp-pp", By: "traffic"},
 		Stages: []result.StageStats{{Stage: 0, Ranks: []int{0, 1, 2, 3}, ComputeNs: 2e6, BubbleNs: 5e6, BubbleFraction: 0.5}},
-		Findings: []result.Finding{{Kind: result.KindGPUIdle, Severity: "high", CostNs: 5e6, CostShare: 0.5, Ranks: []int{3, 0},
-			Stages: []int{0}, Summary: "idle GPU: no kernel runs 5.0 ms per step"}}}
+		Findings: []result.Finding{{Kind: vocab.KindGPUIdle, Severity: "high", CostNs: 5e6, CostShare: 0.5, Ranks: []int{3, 0},
+			Stages: []int{0}, Headline: result.Text("idle GPU: no kernel runs 5.0 ms per step")}}}
 	for i := range 4 {
 		idle := int64(4e6)
 		if i == 3 {

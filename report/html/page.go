@@ -6,8 +6,9 @@ import (
 	"io"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // pageData is what the page template reads.
@@ -37,8 +38,8 @@ type slowRow struct {
 func slowRows(r *result.Result) []slowRow {
 	out := make([]slowRow, len(r.SlowRanks))
 	for i, s := range r.SlowRanks {
-		out[i] = slowRow{Rank: joinInts([]int{s.Rank}), Score: fmt.Sprintf("%.1f", s.Score), Excess: units.Percent(s.ComputeExcess),
-			Blame: units.Duration(s.BlameNs), Evidence: s.Evidence}
+		out[i] = slowRow{Rank: joinInts([]int{s.Rank}), Score: fmt.Sprintf("%.1f", s.Score), Excess: vocab.Percent(s.ComputeExcess),
+			Blame: vocab.Duration(s.BlameNs), Evidence: prose.Sentences(r, s.Evidence)}
 	}
 	return out
 }

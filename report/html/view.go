@@ -5,8 +5,9 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // meta is one line of the run's metadata: a name and its value.
@@ -35,7 +36,7 @@ func metadata(r *result.Result) []meta {
 		{"ranks", fmt.Sprint(r.WorldSize) + report.MissingNote(r)},
 		{"layout", layout},
 	}, pipeline...)
-	out = append(out, meta{"steps analysed", stepsLine(r.Iterations, r.StepsFrom)}, meta{"step time", units.Duration(r.StepNs)})
+	out = append(out, meta{"steps analysed", stepsLine(r.Iterations, r.StepsFrom)}, meta{"step time", vocab.Duration(r.StepNs)})
 	if !report.NoPipeline(r) {
 		out = append(out, meta{"bottleneck stage", fmt.Sprintf("%d (imbalance %.2f)", r.BottleneckStage, r.StageImbalance)})
 	}
@@ -48,7 +49,7 @@ func metadata(r *result.Result) []meta {
 // clockLine is the alignment method and residual, and the ranks left
 // unaligned.
 func clockLine(r *result.Result) string {
-	s := fmt.Sprintf("%s, residual %s over %d collectives", r.Clock.Method, units.Duration(r.Clock.ResidualNs), r.Clock.Matched)
+	s := fmt.Sprintf("%s, residual %s over %d collectives", r.Clock.Method, vocab.Duration(r.Clock.ResidualNs), r.Clock.Matched)
 	if t := report.UnalignedText(r); t != "" {
 		s += "; " + t
 	}
@@ -113,9 +114,9 @@ func stageRows(r *result.Result) []stageRow {
 	rows := make([]stageRow, len(r.Stages))
 	for i, s := range r.Stages {
 		rows[i] = stageRow{
-			Stage: fmt.Sprint(s.Stage), Ranks: fmt.Sprint(len(s.Ranks)), Compute: units.Duration(s.ComputeNs),
-			TP: units.Duration(s.ExposedNs["TP"]), PP: units.Duration(s.BubblePPTransferNs), DP: units.Duration(s.ExposedNs["DP"]),
-			Bubble: units.Duration(s.BubbleNs), Wait: units.Duration(s.BubblePPWaitNs), Fraction: units.Percent(s.BubbleFraction), Ideal: units.Percent(s.IdealBubbleFraction),
+			Stage: fmt.Sprint(s.Stage), Ranks: fmt.Sprint(len(s.Ranks)), Compute: vocab.Duration(s.ComputeNs),
+			TP: vocab.Duration(s.ExposedNs["TP"]), PP: vocab.Duration(s.BubblePPTransferNs), DP: vocab.Duration(s.ExposedNs["DP"]),
+			Bubble: vocab.Duration(s.BubbleNs), Wait: vocab.Duration(s.BubblePPWaitNs), Fraction: vocab.Percent(s.BubbleFraction), Ideal: vocab.Percent(s.IdealBubbleFraction),
 			Bottleneck: s.Stage == r.BottleneckStage,
 		}
 	}
@@ -126,12 +127,15 @@ func stageRows(r *result.Result) []stageRow {
 type finding struct {
 	result.Finding
 	Cost, Share, Where string
+	Summary            string   // the headline, rendered
+	Evidence           []string // rendered
 }
 
 func findings(r *result.Result) []finding {
 	out := make([]finding, len(r.Findings))
 	for i, f := range r.Findings {
-		out[i] = finding{Finding: f, Cost: units.Duration(f.CostNs), Share: units.Percent(f.CostShare), Where: where(f, !report.NoPipeline(r))}
+		out[i] = finding{Finding: f, Cost: vocab.Duration(f.CostNs), Share: vocab.Percent(f.CostShare), Where: where(f, !report.NoPipeline(r)),
+			Summary: prose.Headline(r, f), Evidence: prose.Evidence(r, f)}
 	}
 	return out
 }
@@ -184,15 +188,15 @@ func rankTable(r *result.Result) *rankView {
 		rows = append(rows, report.MeanRankRow(r))
 	}
 	for _, row := range rows {
-		vr := rankViewRow{Label: row.Label, Compute: units.Duration(row.ComputeNs), Idle: units.Duration(row.IdleNs), Share: units.Percent(row.IdleShare)}
+		vr := rankViewRow{Label: row.Label, Compute: vocab.Duration(row.ComputeNs), Idle: vocab.Duration(row.IdleNs), Share: vocab.Percent(row.IdleShare)}
 		for _, ax := range tab.Axes {
-			vr.Exposed = append(vr.Exposed, units.Duration(row.ExposedNs[ax]))
+			vr.Exposed = append(vr.Exposed, vocab.Duration(row.ExposedNs[ax]))
 		}
 		v.Rows = append(v.Rows, vr)
 	}
 	if len(r.Stages) == 1 && r.Stages[0].ForwardNs+r.Stages[0].BackwardNs > 0 {
 		v.Passes = fmt.Sprintf("Passes, mean over the ranks: forward %s, backward %s per step.",
-			units.Duration(r.Stages[0].ForwardNs), units.Duration(r.Stages[0].BackwardNs))
+			vocab.Duration(r.Stages[0].ForwardNs), vocab.Duration(r.Stages[0].BackwardNs))
 	}
 	return v
 }

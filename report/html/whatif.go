@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // whatifView is the what-if section as the page reads it.
@@ -29,21 +29,21 @@ func newWhatifView(r *result.Result) *whatifView {
 	}
 	v := &whatifView{
 		Check: fmt.Sprintf("replay of %s ops and %s sync groups reproduces the recorded steps within %s (%.2g of the step)",
-			units.Count(int64(w.Ops)), units.Count(int64(w.Groups)), units.Duration(int64(w.SelfCheckErrNs)), w.SelfCheckRel),
+			vocab.Count(int64(w.Ops)), vocab.Count(int64(w.Groups)), vocab.Duration(int64(w.SelfCheckErrNs)), w.SelfCheckRel),
 		Steps: fmt.Sprintf("recorded step %s; without launch delays %s; at ideal durations %s (S %.3f)",
-			units.Duration(w.TraceStepNs), units.Duration(w.NoDelayStepNs), units.Duration(w.IdealStepNs), w.S),
+			vocab.Duration(w.TraceStepNs), vocab.Duration(w.NoDelayStepNs), vocab.Duration(w.IdealStepNs), w.S),
 		Fixes: fmt.Sprintf("fixing the slowest workers (ranks %s) gives %s (M_W %.3f); fixing the last stage %s (M_S %.3f)",
-			joinRanks(w.SlowWorkers), units.Duration(w.FixSlowWorkers.StepNs), w.FixSlowWorkers.M,
-			units.Duration(w.FixLastStage.StepNs), w.FixLastStage.M),
+			joinRanks(w.SlowWorkers), vocab.Duration(w.FixSlowWorkers.StepNs), w.FixSlowWorkers.M,
+			vocab.Duration(w.FixLastStage.StepNs), w.FixLastStage.M),
 		Withheld: w.Withheld,
 	}
 	for _, s := range w.Scenarios {
-		v.Rows = append(v.Rows, whatifRow{Name: s.Name, Summary: s.Summary, Step: units.Duration(s.StepNs),
-			Gain:  units.Duration(s.GainNs) + " (" + units.Percent(float64(s.GainNs)/float64(max(w.TraceStepNs, 1))) + ")",
+		v.Rows = append(v.Rows, whatifRow{Name: s.Name, Summary: s.Summary, Step: vocab.Duration(s.StepNs),
+			Gain:  vocab.Duration(s.GainNs) + " (" + vocab.Percent(float64(s.GainNs)/float64(max(w.TraceStepNs, 1))) + ")",
 			Width: int(min(100, max(0, 100*s.StepNs/max(w.TraceStepNs, 1))))})
 	}
 	for _, c := range w.CriticalPath {
-		v.Path = append(v.Path, c.Category+" "+units.Duration(c.Ns))
+		v.Path = append(v.Path, c.Category+" "+vocab.Duration(c.Ns))
 	}
 	return v
 }

@@ -8,39 +8,17 @@
 // a pale tint of the same hue, so "how much is hidden" reads at a glance.
 // The bubble is vermillion; the part of it in which a pipeline send/recv
 // waits for its neighbour (pp_wait) is a pale vermillion, bubble-like and
-// apart from the purple PP transfer.
+// apart from the purple PP transfer. The categories' names and labels are
+// the vocabulary's (ingest/model/vocab).
 package palette
 
 import (
 	"fmt"
 	"image/color"
 	"strings"
-)
 
-// Timeline categories, as in result.Segment.Category.
-const (
-	Compute    = "compute"
-	TP         = "tp"
-	PP         = "pp"
-	DP         = "dp"
-	CP         = "cp"
-	EP         = "ep"
-	TPExposed  = "tp_exposed"
-	PPExposed  = "pp_exposed"
-	DPExposed  = "dp_exposed"
-	CPExposed  = "cp_exposed"
-	EPExposed  = "ep_exposed"
-	A2A        = "a2a" // all-to-all that is not expert parallelism (embedding exchange)
-	A2AExposed = "a2a_exposed"
-	Memcpy     = "memcpy"
-	PPWait     = "pp_wait" // a PP send/recv waiting for its neighbour: part of the bubble
-	Bubble     = "bubble"
-	Idle       = "idle"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
-
-// Categories lists every category in legend order.
-var Categories = []string{Compute, TPExposed, TP, PPExposed, PP, DPExposed, DP,
-	CPExposed, CP, EPExposed, EP, A2AExposed, A2A, Memcpy, PPWait, Bubble, Idle}
 
 // Okabe–Ito colours.
 var (
@@ -57,20 +35,21 @@ var (
 	indigo     = color.RGBA{0x33, 0x22, 0x88, 0xFF} // Paul Tol's indigo: A2A, past the eight Okabe–Ito colours
 )
 
-var axisColour = map[string]color.RGBA{TP: orange, PP: purple, DP: green, CP: skyBlue, EP: darkGrey, A2A: indigo}
+var axisColour = map[string]color.RGBA{vocab.CatTP: orange, vocab.CatPP: purple, vocab.CatDP: green, vocab.CatCP: skyBlue,
+	vocab.CatEP: darkGrey, vocab.CatA2A: indigo}
 
 // Color returns the colour of a category; unknown categories are black.
 func Color(category string) color.RGBA {
 	switch category {
-	case Compute:
+	case vocab.CatCompute:
 		return blue
-	case Memcpy:
+	case vocab.CatMemcpy:
 		return yellow
-	case Bubble:
+	case vocab.CatBubble:
 		return vermillion
-	case PPWait:
+	case vocab.CatPPWait:
 		return Tint(vermillion)
-	case Idle:
+	case vocab.CatIdle:
 		return lightGrey
 	}
 	if axis, ok := strings.CutSuffix(category, "_exposed"); ok {
@@ -96,53 +75,3 @@ func Hex(category string) string {
 	c := Color(category)
 	return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
 }
-
-// Label returns the human name of a category: "TP exposed", "TP overlapped".
-func Label(category string) string {
-	switch category {
-	case Compute, Memcpy, Bubble, Idle:
-		return category
-	case PPWait:
-		return "bubble: PP wait"
-	}
-	if axis, ok := strings.CutSuffix(category, "_exposed"); ok {
-		return strings.ToUpper(axis) + " exposed"
-	}
-	return strings.ToUpper(category) + " overlapped"
-}
-
-// Exposed returns the exposed category of an axis ("TP" → "tp_exposed").
-func Exposed(axis string) string { return strings.ToLower(axis) + "_exposed" }
-
-// Known reports whether category is one of Categories.
-func Known(category string) bool {
-	for _, c := range Categories {
-		if c == category {
-			return true
-		}
-	}
-	return false
-}
-
-// Axis returns the communication axis of a category ("tp_exposed", "tp" →
-// "TP"; "pp_wait" → "PP"), or "" for compute, copies, bubble and idle.
-func Axis(category string) string {
-	switch category {
-	case Compute, Memcpy, Bubble, Idle, "":
-		return ""
-	case PPWait:
-		return "PP"
-	}
-	return strings.ToUpper(strings.TrimSuffix(category, "_exposed"))
-}
-
-// Overlapped reports whether category is communication running under
-// compute ("tp", "pp", ...), which views draw as both.
-func Overlapped(category string) bool {
-	_, ok := axisColour[category]
-	return ok
-}
-
-// BubbleLike reports whether category is time the pipeline loses: the
-// bubble itself or a PP send/recv waiting for its neighbour.
-func BubbleLike(category string) bool { return category == Bubble || category == PPWait }

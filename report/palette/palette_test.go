@@ -4,11 +4,13 @@ import (
 	"image/color"
 	"math"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 func TestEveryCategoryHasDistinctColour(t *testing.T) {
 	seen := map[string]string{}
-	for _, c := range Categories {
+	for _, c := range vocab.Categories {
 		h := Hex(c)
 		if h == "#000000" {
 			t.Errorf("%s has no colour", c)
@@ -21,7 +23,7 @@ func TestEveryCategoryHasDistinctColour(t *testing.T) {
 }
 
 func TestOverlappedIsPaleOfExposed(t *testing.T) {
-	for _, axis := range []string{TP, PP, DP} {
+	for _, axis := range []string{vocab.CatTP, vocab.CatPP, vocab.CatDP} {
 		e, o := Color(axis+"_exposed"), Color(axis)
 		if luminance(o) <= luminance(e) {
 			t.Errorf("%s overlapped %v is not paler than exposed %v", axis, o, e)
@@ -36,30 +38,27 @@ func luminance(c interface{ RGBA() (r, g, b, a uint32) }) float64 {
 
 func TestHexAndLabel(t *testing.T) {
 	cases := []struct{ cat, hex, label string }{
-		{Compute, "#0072b2", "compute"},
-		{TPExposed, "#e69f00", "TP exposed"},
-		{TP, "#f2cf7f", "TP overlapped"},
-		{Bubble, "#d55e00", "bubble"},
-		{PPWait, "#eaae7f", "bubble: PP wait"},
+		{vocab.CatCompute, "#0072b2", "compute"},
+		{vocab.CatTPExposed, "#e69f00", "TP exposed"},
+		{vocab.CatTP, "#f2cf7f", "TP overlapped"},
+		{vocab.CatBubble, "#d55e00", "bubble"},
+		{vocab.CatPPWait, "#eaae7f", "bubble: PP wait"},
 		{"nonsense", "#000000", "NONSENSE overlapped"},
 	}
 	for _, c := range cases {
 		if got := Hex(c.cat); got != c.hex {
 			t.Errorf("Hex(%q) = %s, want %s", c.cat, got, c.hex)
 		}
-		if got := Label(c.cat); got != c.label {
-			t.Errorf("Label(%q) = %q, want %q", c.cat, got, c.label)
+		if got := vocab.CategoryLabel(c.cat); got != c.label {
+			t.Errorf("CategoryLabel(%q) = %q, want %q", c.cat, got, c.label)
 		}
-	}
-	if Exposed("DP") != DPExposed || !Known(DPExposed) || Known("x") {
-		t.Error("Exposed/Known disagree with the category names")
 	}
 }
 
 // The main categories stay apart for a deuteranope and a protanope:
 // simulate both (Machado et al. 2009, severity 1) and compare distances.
 func TestDistinctUnderColourBlindness(t *testing.T) {
-	main := []string{Compute, TPExposed, PPExposed, DPExposed, CPExposed, EPExposed, A2AExposed, Memcpy, PPWait, Bubble, Idle}
+	main := []string{vocab.CatCompute, vocab.CatTPExposed, vocab.CatPPExposed, vocab.CatDPExposed, vocab.CatCPExposed, vocab.CatEPExposed, vocab.CatA2AExposed, vocab.CatMemcpy, vocab.CatPPWait, vocab.CatBubble, vocab.CatIdle}
 	sims := map[string][3][3]float64{
 		"deuteranopia": {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}},
 		"protanopia":   {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}},
@@ -102,20 +101,4 @@ func toSRGB(v float64) float64 {
 
 func dist(a, b [3]float64) float64 {
 	return math.Sqrt((a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1]) + (a[2]-b[2])*(a[2]-b[2]))
-}
-
-func TestAxisOverlappedBubbleLike(t *testing.T) {
-	cases := []struct {
-		cat, axis         string
-		overlapped, bubbl bool
-	}{
-		{Compute, "", false, false}, {TPExposed, "TP", false, false}, {DP, "DP", true, false},
-		{PPWait, "PP", false, true}, {Bubble, "", false, true}, {Idle, "", false, false}, {Memcpy, "", false, false},
-	}
-	for _, c := range cases {
-		if Axis(c.cat) != c.axis || Overlapped(c.cat) != c.overlapped || BubbleLike(c.cat) != c.bubbl {
-			t.Errorf("%s: axis %q overlapped %v bubble-like %v, want %q %v %v", c.cat, Axis(c.cat),
-				Overlapped(c.cat), BubbleLike(c.cat), c.axis, c.overlapped, c.bubbl)
-		}
-	}
 }

@@ -2,7 +2,7 @@ package perfetto
 
 import (
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // criticalTid is the thread id of the track holding the critical path.
@@ -23,7 +23,7 @@ func (e *exporter) criticalPath(r *result.Result) {
 			e.meta("thread_name", pid(op.Rank), criticalTid, newObj(nil).str("name", "tpptrace: critical path").done())
 			e.meta("thread_sort_index", pid(op.Rank), criticalTid, newObj(nil).int("sort_index", -2).done())
 		}
-		args := newObj(nil).str("category", op.Category).str("length", units.Duration(op.EndNs-op.StartNs)).done()
+		args := newObj(nil).str("category", op.Category).str("length", vocab.Duration(op.EndNs-op.StartNs)).done()
 		e.emit(e.newObj().str("ph", "X").str("name", op.Name).str("cat", "critical_path").
 			int("pid", pid(op.Rank)).int("tid", criticalTid).us("ts", op.StartNs).us("dur", max(op.EndNs-op.StartNs, 0)).raw("args", args))
 		if i == 0 {

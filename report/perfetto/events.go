@@ -3,8 +3,9 @@ package perfetto
 import (
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/report/prose"
 )
 
 // events writes every event of tr as a complete ("X") slice.
@@ -56,11 +57,11 @@ func (e *exporter) classified(r *result.Result) {
 	for _, row := range r.Timeline.Rows {
 		for _, s := range row.Segments {
 			args := newObj(nil).str("category", s.Category).str("colour", palette.Hex(s.Category)).
-				str("length", units.Duration(s.EndNs-s.StartNs))
+				str("length", vocab.Duration(s.EndNs-s.StartNs))
 			if s.Phase != "" {
 				args.str("phase", s.Phase).int("microbatch", int64(s.Micro))
 			}
-			e.emit(e.newObj().str("ph", "X").str("name", palette.Label(s.Category)).str("cat", "tpptrace").
+			e.emit(e.newObj().str("ph", "X").str("name", vocab.CategoryLabel(s.Category)).str("cat", "tpptrace").
 				int("pid", pid(row.Rank)).int("tid", classifiedTid).us("ts", s.StartNs).us("dur", s.EndNs-s.StartNs).
 				raw("args", args.done()))
 		}
@@ -77,9 +78,9 @@ func (e *exporter) findings(r *result.Result) {
 		at = r.Iterations[0].StartNs
 	}
 	for _, f := range r.Findings {
-		args := newObj(nil).str("kind", f.Kind).str("severity", f.Severity).str("cost_per_step", units.Duration(f.CostNs)).
-			str("cost_share", units.Percent(f.CostShare)).raw("evidence", strings(f.Evidence)).str("remedy", f.Remedy).done()
-		name := "finding: " + f.Summary
+		args := newObj(nil).str("kind", f.Kind).str("severity", f.Severity).str("cost_per_step", vocab.Duration(f.CostNs)).
+			str("cost_share", vocab.Percent(f.CostShare)).raw("evidence", strings(prose.Evidence(r, f))).str("remedy", f.Remedy).done()
+		name := "finding: " + prose.Headline(r, f)
 		e.emit(e.newObj().str("ph", "i").str("s", "g").str("name", name).str("cat", "finding").
 			int("pid", 0).int("tid", 0).us("ts", at).raw("args", args))
 		for _, rank := range f.Ranks {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )
@@ -113,16 +114,16 @@ func TestPPWaitIsABubble(t *testing.T) {
 	var want int
 	for _, row := range r.Timeline.Rows {
 		for _, s := range row.Segments {
-			if s.Category == palette.PPWait {
+			if s.Category == vocab.CatPPWait {
 				want++
 			}
 		}
 	}
 	got := 0
 	for _, e := range export(t, r, nil) {
-		if e.Tid == classifiedTid && e.Args["category"] == palette.PPWait {
+		if e.Tid == classifiedTid && e.Args["category"] == vocab.CatPPWait {
 			got++
-			if e.Name != "bubble: PP wait" || e.Args["colour"] != palette.Hex(palette.PPWait) {
+			if e.Name != "bubble: PP wait" || e.Args["colour"] != palette.Hex(vocab.CatPPWait) {
 				t.Errorf("pp_wait slice named %q coloured %v", e.Name, e.Args["colour"])
 			}
 		}

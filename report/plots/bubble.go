@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -35,7 +36,7 @@ func BubbleCurve(r *result.Result) (Figure, bool) {
 	if err != nil {
 		return Figure{}, false
 	}
-	line.Color, line.Width = palette.Color(palette.Compute), vg.Points(1.5)
+	line.Color, line.Width = palette.Color(vocab.CatCompute), vg.Points(1.5)
 	p.Add(line, plotter.NewGrid())
 	l := plot.NewLegend()
 	l.Add(idealLabel(pp, r.VirtualStages), line)
@@ -66,14 +67,14 @@ func addMeasured(p *plot.Plot, l *plot.Legend, r *result.Result, m int) {
 	if err != nil {
 		return
 	}
-	sc.GlyphStyle = draw.GlyphStyle{Color: palette.Color(palette.Bubble), Radius: vg.Points(4), Shape: draw.CircleGlyph{}}
+	sc.GlyphStyle = draw.GlyphStyle{Color: palette.Color(vocab.CatBubble), Radius: vg.Points(4), Shape: draw.CircleGlyph{}}
 	p.Add(sc)
 	l.Add(fmt.Sprintf("measured, %d stages", len(r.Stages)), sc)
 	ideal, err := plotter.NewScatter(plotter.XYs{{X: float64(m), Y: idealBubble(r.Layout.PP, r.VirtualStages, float64(m))}})
 	if err != nil {
 		return
 	}
-	ideal.GlyphStyle = draw.GlyphStyle{Color: palette.Color(palette.Compute), Radius: vg.Points(5), Shape: draw.RingGlyph{}}
+	ideal.GlyphStyle = draw.GlyphStyle{Color: palette.Color(vocab.CatCompute), Radius: vg.Points(5), Shape: draw.RingGlyph{}}
 	p.Add(ideal)
 	l.Add(fmt.Sprintf("ideal at m = %d", m), ideal)
 }

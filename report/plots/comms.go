@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
-	"github.com/tpptrace/tpptrace/report/units"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -44,10 +44,10 @@ func CommFits(r *result.Result) (Figure, bool) {
 	}, true
 }
 
-// commAxes lists the axes that have at least one sample, in result.Axes order.
+// commAxes lists the axes that have at least one sample, in vocab.Axes order.
 func commAxes(comms []result.CommStats) []string {
 	var out []string
-	for _, axis := range result.Axes {
+	for _, axis := range vocab.Axes {
 		if slices.ContainsFunc(comms, func(c result.CommStats) bool { return c.Axis == axis && len(positive(c.Points)) > 0 }) {
 			out = append(out, axis)
 		}
@@ -95,7 +95,7 @@ func addComm(p *plot.Plot, c result.CommStats, outlier bool, axis string, lo, hi
 	if len(xy) == 0 {
 		return
 	}
-	col := palette.Color(palette.Exposed(axis))
+	col := palette.Color(vocab.ExposedCategory(axis))
 	if sc, err := plotter.NewScatter(xy); err == nil {
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(1.6), Shape: draw.CircleGlyph{}}
 		p.Add(sc)
@@ -104,10 +104,10 @@ func addComm(p *plot.Plot, c result.CommStats, outlier bool, axis string, lo, hi
 	if err != nil {
 		return
 	}
-	line.Color, line.Width = palette.Color(palette.Idle), vg.Points(0.8)
+	line.Color, line.Width = palette.Color(vocab.CatIdle), vg.Points(0.8)
 	if outlier {
-		line.Color, line.Width = palette.Color(palette.Bubble), vg.Points(1.6)
-		p.Legend.Add(fmt.Sprintf("%s: %s, α %s", cmpName(c), units.Rate(1e9/c.BetaNsPerByte), units.Duration(int64(c.AlphaNs))), line)
+		line.Color, line.Width = palette.Color(vocab.CatBubble), vg.Points(1.6)
+		p.Legend.Add(fmt.Sprintf("%s: %s, α %s", cmpName(c), vocab.Rate(1e9/c.BetaNsPerByte), vocab.Duration(int64(c.AlphaNs))), line)
 	}
 	p.Add(line)
 	addInterHost(p, c, lo, hi)
@@ -125,7 +125,7 @@ func addInterHost(p *plot.Plot, c result.CommStats, lo, hi float64) {
 		if err != nil {
 			continue
 		}
-		line.Color, line.Width, line.Dashes = palette.Color(palette.Idle), vg.Points(0.8), []vg.Length{vg.Points(3), vg.Points(2)}
+		line.Color, line.Width, line.Dashes = palette.Color(vocab.CatIdle), vg.Points(0.8), []vg.Length{vg.Points(3), vg.Points(2)}
 		p.Add(line)
 	}
 }

@@ -3,6 +3,7 @@ package plots
 import (
 	"image/color"
 
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -20,9 +21,9 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 // categoryLegend lists the categories present, in palette order.
 func categoryLegend(present map[string]bool) plot.Legend {
 	l := plot.NewLegend()
-	for _, cat := range palette.Categories {
+	for _, cat := range vocab.Categories {
 		if present[cat] {
-			l.Add(palette.Label(cat), swatch{palette.Color(cat)})
+			l.Add(vocab.CategoryLabel(cat), swatch{palette.Color(cat)})
 		}
 	}
 	return l

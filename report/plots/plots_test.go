@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/palette"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )
 
@@ -115,10 +115,10 @@ func TestStageBarsSplitTheBubble(t *testing.T) {
 		var sum, wait int64
 		for _, st := range stageStacks {
 			switch st.cat {
-			case palette.PPExposed, palette.PPWait, palette.Bubble:
+			case vocab.CatPPExposed, vocab.CatPPWait, vocab.CatBubble:
 				sum += st.value(s)
 			}
-			if st.cat == palette.PPWait {
+			if st.cat == vocab.CatPPWait {
 				wait = st.value(s)
 			}
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/palette"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )
@@ -24,11 +24,11 @@ func RankBars(r *result.Result) (Figure, bool) {
 	if len(ranks) == 0 {
 		return Figure{}, false
 	}
-	layers := []stack{{palette.Compute, nil}}
+	layers := []stack{{vocab.CatCompute, nil}}
 	for _, ax := range rankAxes {
-		layers = append(layers, stack{palette.Exposed(ax), nil})
+		layers = append(layers, stack{vocab.ExposedCategory(ax), nil})
 	}
-	layers = append(layers, stack{palette.Idle, nil})
+	layers = append(layers, stack{vocab.CatIdle, nil})
 	p := newPlot("Where each rank's step goes", "", "ms per step")
 	l := stackBars(p, layers, len(ranks), func(st stack) plotter.Values { return rankValues(ranks, st.cat) })
 	names := make([]string, len(ranks))
@@ -50,12 +50,12 @@ func rankValues(ranks []result.RankStats, cat string) plotter.Values {
 	for i, rk := range ranks {
 		var ns int64
 		switch cat {
-		case palette.Compute:
+		case vocab.CatCompute:
 			ns = rk.ComputeNs
-		case palette.Idle:
+		case vocab.CatIdle:
 			ns = rk.IdleNs
 		default:
-			ns = rk.ExposedNs[palette.Axis(cat)]
+			ns = rk.ExposedNs[vocab.CategoryAxis(cat)]
 		}
 		vals[i] = float64(ns) / 1e6
 	}

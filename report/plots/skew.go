@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -31,7 +32,7 @@ func ArrivalSkew(r *result.Result) (Figure, bool) {
 		if err != nil {
 			continue
 		}
-		b.Color, b.LineStyle.Width = palette.Color(palette.Exposed(axis)), 0
+		b.Color, b.LineStyle.Width = palette.Color(vocab.ExposedCategory(axis)), 0
 		b.Offset = w * vg.Length(2*i-len(axes)+1) / 2
 		p.Add(b)
 		l.Add(axis+" wait", b)

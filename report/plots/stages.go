@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -18,7 +19,7 @@ type stack struct {
 }
 
 func exposed(axis string) stack {
-	return stack{palette.Exposed(axis), func(s result.StageStats) int64 { return s.ExposedNs[axis] }}
+	return stack{vocab.ExposedCategory(axis), func(s result.StageStats) int64 { return s.ExposedNs[axis] }}
 }
 
 // stageStacks are the layers of a stage's bar, bottom up: compute, exposed
@@ -27,11 +28,11 @@ func exposed(axis string) stack {
 // send/recv waiting for its neighbour and the rest (idle, copies). The
 // exposed PP time outside those is not drawn: it is mostly the wait.
 var stageStacks = []stack{
-	{palette.Compute, func(s result.StageStats) int64 { return s.ComputeNs }},
+	{vocab.CatCompute, func(s result.StageStats) int64 { return s.ComputeNs }},
 	exposed("TP"), exposed("DP"), exposed("CP"), exposed("EP"), exposed("A2A"),
-	{palette.PPExposed, func(s result.StageStats) int64 { return s.BubblePPTransferNs }},
-	{palette.PPWait, func(s result.StageStats) int64 { return s.BubblePPWaitNs }},
-	{palette.Bubble, func(s result.StageStats) int64 {
+	{vocab.CatPPExposed, func(s result.StageStats) int64 { return s.BubblePPTransferNs }},
+	{vocab.CatPPWait, func(s result.StageStats) int64 { return s.BubblePPWaitNs }},
+	{vocab.CatBubble, func(s result.StageStats) int64 {
 		return max(s.BubbleNs-s.BubblePPWaitNs-s.BubblePPTransferNs, 0)
 	}},
 }
@@ -103,7 +104,7 @@ func stackBars(p *plot.Plot, layers []stack, n int, values func(stack) plotter.V
 			b.StackOn(prev)
 		}
 		p.Add(b)
-		l.Add(palette.Label(st.cat), swatch{palette.Color(st.cat)})
+		l.Add(vocab.CategoryLabel(st.cat), swatch{palette.Color(st.cat)})
 		prev = b
 	}
 	return l

@@ -4,8 +4,9 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/tpptrace/tpptrace/report/units"
 	"gonum.org/v1/plot"
+
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // byteTicks puts labelled ticks at powers of four bytes (1 KiB, 4 KiB, …)
@@ -21,7 +22,7 @@ func (byteTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 		t := plot.Tick{Value: v}
 		if int(e)%2 == 0 {
-			t.Label = units.Bytes(int64(v))
+			t.Label = vocab.Bytes(int64(v))
 		}
 		ticks = append(ticks, t)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/report/palette"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -119,12 +120,12 @@ func (g *gantt) Plot(c draw.Canvas, p *plot.Plot) {
 func (g *gantt) bar(c draw.Canvas, s result.Segment, x0, x1, y0, y1 vg.Length) {
 	if isOverlapped(s.Category) {
 		mid := (y0 + y1) / 2
-		fill(c, palette.Color(palette.Compute), x0, x1, mid, y1)
+		fill(c, palette.Color(vocab.CatCompute), x0, x1, mid, y1)
 		fill(c, palette.Color(s.Category), x0, x1, y0, mid)
 		return
 	}
 	fill(c, palette.Color(s.Category), x0, x1, y0, y1)
-	if s.Category == palette.Compute && s.Phase != "" {
+	if s.Category == vocab.CatCompute && s.Phase != "" {
 		g.label(c, s, x0, x1, (y0+y1)/2)
 	}
 }
@@ -139,7 +140,7 @@ func (g *gantt) label(c draw.Canvas, s result.Segment, x0, x1, y vg.Length) {
 	c.FillText(g.text, vg.Point{X: (x0 + x1) / 2, Y: y}, txt)
 }
 
-func isOverlapped(cat string) bool { return palette.Overlapped(cat) }
+func isOverlapped(cat string) bool { return vocab.Overlapped(cat) }
 
 func fill(c draw.Canvas, col interface{ RGBA() (r, g, b, a uint32) }, x0, x1, y0, y1 vg.Length) {
 	if x1 <= x0 {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
-	"github.com/tpptrace/tpptrace/report/palette"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 var phaseNames = map[string]string{"fwd": "forward", "bwd": "backward", "": "other"}
@@ -46,14 +46,14 @@ func addSegment(b *builder, row result.TimelineRow, s result.Segment, k *kernels
 // categoryFrames names a category's frames: the bubble's PP wait sits
 // under the bubble, so a flame graph shows the whole bubble as one frame.
 func categoryFrames(cat string) []string {
-	if cat == palette.PPWait {
-		return []string{palette.Label(palette.Bubble), "PP wait"}
+	if cat == vocab.CatPPWait {
+		return []string{vocab.CategoryLabel(vocab.CatBubble), "PP wait"}
 	}
-	return []string{palette.Label(cat)}
+	return []string{vocab.CategoryLabel(cat)}
 }
 
 // axisOf returns the communication axis of a category, "" for none.
-func axisOf(cat string) string { return palette.Axis(cat) }
+func axisOf(cat string) string { return vocab.CategoryAxis(cat) }
 
 // fromRanks attributes each rank's per-step averages when there is no
 // timeline: compute, exposed communication per axis (for PP, the bubble's
@@ -64,16 +64,16 @@ func fromRanks(b *builder, r *result.Result) {
 		labels := map[string][]string{"rank": {strconv.Itoa(rs.Rank)}, "stage": {strconv.Itoa(rs.PP)}}
 		frames := []string{rankFrame(rs.Rank), stageFrame(rs.PP), "step"}
 		used := rs.ComputeNs + rs.IdleNs + rs.BubblePPWaitNs
-		b.add(rs.ComputeNs, labels, append(frames, palette.Label(palette.Compute))...)
-		for _, axis := range result.Axes {
+		b.add(rs.ComputeNs, labels, append(frames, vocab.CategoryLabel(vocab.CatCompute))...)
+		for _, axis := range vocab.Axes {
 			ns := exposedOutsideWait(rs, axis)
 			l := map[string][]string{"rank": labels["rank"], "stage": labels["stage"], "axis": {axis}}
-			b.add(ns, l, append(frames, palette.Label(palette.Exposed(axis)))...)
+			b.add(ns, l, append(frames, vocab.CategoryLabel(vocab.ExposedCategory(axis)))...)
 			used += ns
 		}
 		pp := map[string][]string{"rank": labels["rank"], "stage": labels["stage"], "axis": {"PP"}}
-		b.add(rs.BubblePPWaitNs, pp, append(frames, categoryFrames(palette.PPWait)...)...)
-		b.add(rs.IdleNs, labels, append(frames, palette.Label(palette.Idle))...)
+		b.add(rs.BubblePPWaitNs, pp, append(frames, categoryFrames(vocab.CatPPWait)...)...)
+		b.add(rs.IdleNs, labels, append(frames, vocab.CategoryLabel(vocab.CatIdle))...)
 		b.add(rs.StepNs-used, labels, append(frames, "other")...)
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/model"
-	"github.com/tpptrace/tpptrace/report/palette"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // kernel is one GPU event of a rank's step, on the aligned clock.
@@ -96,11 +96,11 @@ func scale(names []string, byName map[string]int64, total, length int64) []share
 // matches tells whether kernel x can explain time of category cat.
 func matches(cat string, x kernel) bool {
 	switch cat {
-	case palette.Compute:
+	case vocab.CatCompute:
 		return x.kind == model.KindCompute
-	case palette.Memcpy:
+	case vocab.CatMemcpy:
 		return x.kind == model.KindMemcpy || x.kind == model.KindMemset
-	case palette.Bubble, palette.Idle:
+	case vocab.CatBubble, vocab.CatIdle:
 		return false
 	}
 	axis := strings.ToUpper(strings.TrimSuffix(cat, "_exposed"))

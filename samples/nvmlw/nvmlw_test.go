@@ -10,6 +10,7 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/nvml"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
@@ -38,7 +39,8 @@ func TestSlowRankEvidenceFromWrittenSamples(t *testing.T) {
 		}
 	}
 	lo, hi := merged.Events.RankRange(slow)
-	line, ok := gpujoin.Evidence(merged, slow, peers, merged.Events.Start[lo], merged.Events.Start[hi-1])
+	ev, ok := gpujoin.Evidence(merged, slow, peers, merged.Events.Start[lo], merged.Events.Start[hi-1])
+	line := prose.Sentence(nil, ev)
 	if !ok {
 		t.Fatal("no evidence for the slow rank")
 	}

@@ -26,10 +26,10 @@ type rule struct {
 
 // rules is docs/ARCHITECTURE.md's table, most specific first.
 var rules = []rule{
+	{"ingest/model/vocab", []string{"ingest/model"}, false, "one vocabulary (units, names, finding kinds) over the model's enums, standard library only"},
 	{"ingest/model", nil, false, "the model is the bottom of the graph: standard library only"},
-	{"analysis/result", nil, false, "the Result is a contract: standard library only"},
-	{"report/units", nil, false, "one way to format numbers, standard library only"},
-	{"report/palette", nil, false, "one palette, standard library only"},
+	{"analysis/result", []string{"ingest/model/vocab"}, false, "the Result is a contract: standard library only"},
+	{"report/palette", []string{"ingest/model/vocab"}, false, "one palette over the vocabulary's categories, standard library only"},
 	{"ingest/nvml/live", []string{"ingest/nvml"}, true, "the only package that links go-nvml"},
 	{"ingest/source", []string{"ingest/model"}, false, "shared by the format readers"},
 	{"ingest/pqsafe", nil, true, "safe Parquet reading, for every reader of Parquet"},
@@ -40,10 +40,10 @@ var rules = []rule{
 	{"analysis/", []string{"ingest/model", "analysis/"}, true, "analyzers read the model only"},
 	{"analysis", []string{"ingest/model", "analysis/"}, true, "analyzers read the model only"},
 	{"report/", []string{"analysis/result", "ingest/model", "report"}, true, "views render a Result and the model; they never recompute analysis"},
-	{"report", []string{"analysis/result", "report/"}, true, "views render a Result"},
-	{"tui/events", []string{"analysis/result"}, true, "the events the TUI explores are plain data"},
+	{"report", []string{"analysis/result", "report/", "ingest/model/vocab"}, true, "views render a Result"},
+	{"tui/events", []string{"analysis/result", "ingest/model/vocab"}, true, "the events the TUI explores are plain data"},
 	{"tui/explore", []string{"ingest/model", "analysis", "tui/events"}, true, "the TUI's loader: builds its events from a trace and the analysis"},
-	{"tui", []string{"analysis/result", "report", "tui/events"}, true, "the TUI renders a Result through a loader, never ingest or analysis"},
+	{"tui", []string{"analysis/result", "ingest/model/vocab", "report", "tui/events"}, true, "the TUI renders a Result through a loader, never ingest or analysis"},
 	{"samples/sampletest", []string{"ingest", "samples"}, true, "test helpers may ingest what they write"},
 	{"samples/", []string{"ingest/model", "ingest/nvml", "samples"}, true, "writers know the model and their own format"},
 	{"samples", []string{"ingest/model"}, true, "the generator yields the model"},

@@ -13,7 +13,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // Exit codes. They are stable: scripts and CI depend on them.
@@ -117,15 +117,15 @@ func report(env *Env, cmd *Command, err error) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return ExitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(env.Stderr, "tpptrace %s: %s\nusage: %s\nrun 'tpptrace help %s' for more\n", cmd.Name, units.SafeLines(ue.Msg), cmd.Usage, cmd.Name)
+		fmt.Fprintf(env.Stderr, "tpptrace %s: %s\nusage: %s\nrun 'tpptrace help %s' for more\n", cmd.Name, vocab.SafeLines(ue.Msg), cmd.Usage, cmd.Name)
 		return ExitUsage
 	case errors.As(err, &ee):
 		if ee.Msg != "" {
-			fmt.Fprintf(env.Stderr, "tpptrace %s: %s\n", cmd.Name, units.SafeLines(ee.Msg))
+			fmt.Fprintf(env.Stderr, "tpptrace %s: %s\n", cmd.Name, vocab.SafeLines(ee.Msg))
 		}
 		return ee.Code
 	default:
-		fmt.Fprintf(env.Stderr, "tpptrace %s: %s\n", cmd.Name, units.SafeLines(err.Error()))
+		fmt.Fprintf(env.Stderr, "tpptrace %s: %s\n", cmd.Name, vocab.SafeLines(err.Error()))
 		return ExitError
 	}
 }

@@ -36,8 +36,8 @@ command exits 3 when a finding of that kind costs more than the threshold
 (a share of the step like 15%, or a duration like 5ms; no threshold: any;
 missing_ranks, which has no cost, whenever it is there).
 An unknown kind or a malformed threshold is a usage error (exit 2).
-Kinds (alias): ` + strings.Join(gate.FindingKindNames(), ", ") + `.
-
+Kinds (alias), from the registry docs/semantics.md lists:
+` + gate.FindingKindsHelp() + `
 Analysis steps, in order:
 ` + stepsHelp() + `
 Examples:

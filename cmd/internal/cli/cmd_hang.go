@@ -8,7 +8,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/flightrec"
 	hangtext "github.com/tpptrace/tpptrace/report/hang"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 var hangCmd = &Command{
@@ -51,7 +51,7 @@ func runHang(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	for _, s := range skips {
-		fmt.Fprintf(env.Stderr, "warning: skipping %s: %s\n", units.Safe(s.Path), units.Safe(s.Reason))
+		fmt.Fprintf(env.Stderr, "warning: skipping %s: %s\n", vocab.Safe(s.Path), vocab.Safe(s.Reason))
 	}
 	rep, err := hang.Diagnose(dumps)
 	if err != nil {

@@ -19,8 +19,8 @@ import (
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
-	"github.com/tpptrace/tpptrace/report/units"
 )
 
 var ingestCmd = &Command{
@@ -217,11 +217,11 @@ func progressBar(done, total int64, width int) string {
 // printSummary writes the human-readable summary.
 func printSummary(w io.Writer, s ingest.Summary, out string) {
 	if out != "" {
-		fmt.Fprintf(w, "wrote dataset %s\n", units.Safe(out))
+		fmt.Fprintf(w, "wrote dataset %s\n", vocab.Safe(out))
 	}
 	fmt.Fprintf(w, "sources: %d files\nranks: %d\n", s.Sources, len(s.Ranks))
 	for _, r := range s.Ranks {
-		fmt.Fprintf(w, "  rank %-4d %8d events  %s  %s  %s\n", r.Rank, r.Events, orDash(r.Host), orDash(r.GPU), units.Safe(r.Source))
+		fmt.Fprintf(w, "  rank %-4d %8d events  %s  %s  %s\n", r.Rank, r.Events, orDash(r.Host), orDash(r.GPU), vocab.Safe(r.Source))
 	}
 	fmt.Fprintf(w, "events: %d\n", s.Events)
 	for _, k := range model.Kinds() {
@@ -242,7 +242,7 @@ func printComms(w io.Writer, cs []ingest.CommSummary) {
 		if c.AxisBy != "unknown" {
 			axis += " (by " + c.AxisBy + ")"
 		}
-		fmt.Fprintf(w, "  %-8s %-30s axis %-22s members %s  kernels %d\n", units.Safe(c.ID), orDash(c.Desc), axis, intList(c.Members), c.Kernels)
+		fmt.Fprintf(w, "  %-8s %-30s axis %-22s members %s  kernels %d\n", vocab.Safe(c.ID), orDash(c.Desc), axis, intList(c.Members), c.Kernels)
 	}
 }
 
@@ -258,7 +258,7 @@ func printSkips(w io.Writer, rows []ingest.SkipRow) {
 	folded, order := map[string]*fold{}, []string{}
 	for _, k := range rows {
 		if k.Offset >= 0 && k.Unit != "" {
-			fmt.Fprintf(w, "  %s (%s %d): %s ×%d\n", units.Safe(k.Source), k.Unit, k.Offset, units.Safe(k.Reason), k.Count)
+			fmt.Fprintf(w, "  %s (%s %d): %s ×%d\n", vocab.Safe(k.Source), k.Unit, k.Offset, vocab.Safe(k.Reason), k.Count)
 			continue
 		}
 		if folded[k.Reason] == nil {
@@ -269,7 +269,7 @@ func printSkips(w io.Writer, rows []ingest.SkipRow) {
 		folded[k.Reason].files++
 	}
 	for _, r := range order {
-		fmt.Fprintf(w, "  %s: ×%d in %d files\n", units.Safe(r), folded[r].count, folded[r].files)
+		fmt.Fprintf(w, "  %s: ×%d in %d files\n", vocab.Safe(r), folded[r].count, folded[r].files)
 	}
 }
 
@@ -278,7 +278,7 @@ func orDash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return units.Safe(s)
+	return vocab.Safe(s)
 }
 
 func iterList(its []int32) string {
@@ -330,9 +330,9 @@ func ingestOpTable(env *Env, path string, f ingestFlags) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)
 	}
-	fmt.Fprintf(env.Stdout, "op table %s: %d workers, %d steps, %d ops of %d types\n", units.Safe(path), s.Workers, s.Steps, s.Ops, len(s.OpTypes))
+	fmt.Fprintf(env.Stdout, "op table %s: %d workers, %d steps, %d ops of %d types\n", vocab.Safe(path), s.Workers, s.Steps, s.Ops, len(s.OpTypes))
 	if f.out != "" {
-		fmt.Fprintf(env.Stdout, "wrote %s (analyze, whatif, report and tui read it)\n", units.Safe(f.out))
+		fmt.Fprintf(env.Stdout, "wrote %s (analyze, whatif, report and tui read it)\n", vocab.Safe(f.out))
 	}
 	return nil
 }

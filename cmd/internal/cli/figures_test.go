@@ -9,7 +9,8 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/tui"
 )
 
@@ -27,8 +28,8 @@ func TestViewsAgreeWithTheResult(t *testing.T) {
 			checkStageTable(t, text, res)
 			checkFindings(t, text, res)
 			checkPage(t, in, res)
-			if line := tui.JobLine(res); !strings.Contains(line, units.Duration(res.StepNs)) {
-				t.Errorf("TUI job line %q lacks the step %s", line, units.Duration(res.StepNs))
+			if line := tui.JobLine(res); !strings.Contains(line, vocab.Duration(res.StepNs)) {
+				t.Errorf("TUI job line %q lacks the step %s", line, vocab.Duration(res.StepNs))
 			}
 			checkCompareFigures(t, resFile, res)
 		})
@@ -55,10 +56,10 @@ func runJSON(t *testing.T, in []string) (*result.Result, string) {
 func checkHeader(t *testing.T, text string, res *result.Result) {
 	t.Helper()
 	head, _, _ := strings.Cut(text, "\n")
-	if !strings.Contains(head, "step "+units.Duration(res.StepNs)) {
-		t.Errorf("header %q lacks step %s", head, units.Duration(res.StepNs))
+	if !strings.Contains(head, "step "+vocab.Duration(res.StepNs)) {
+		t.Errorf("header %q lacks step %s", head, vocab.Duration(res.StepNs))
 	}
-	if p := units.Duration(res.PeriodNs); res.PeriodNs > 0 && p != units.Duration(res.StepNs) && !strings.Contains(head, "period "+p) {
+	if p := vocab.Duration(res.PeriodNs); res.PeriodNs > 0 && p != vocab.Duration(res.StepNs) && !strings.Contains(head, "period "+p) {
 		t.Errorf("header %q lacks period %s", head, p)
 	}
 }
@@ -79,9 +80,9 @@ func checkStageTable(t *testing.T, text string, res *result.Result) {
 			break
 		}
 		s := res.Stages[rows]
-		want := []string{units.Millis(s.ComputeNs), units.Millis(s.ForwardNs), units.Millis(s.BackwardNs), units.Millis(s.BubbleNs),
-			units.Percent(s.BubbleFraction), units.Percent(s.IdealBubbleFraction), units.Millis(s.ExposedNs["TP"]),
-			units.Millis(s.BubblePPTransferNs), units.Millis(s.ExposedNs["DP"])}
+		want := []string{vocab.Millis(s.ComputeNs), vocab.Millis(s.ForwardNs), vocab.Millis(s.BackwardNs), vocab.Millis(s.BubbleNs),
+			vocab.Percent(s.BubbleFraction), vocab.Percent(s.IdealBubbleFraction), vocab.Millis(s.ExposedNs["TP"]),
+			vocab.Millis(s.BubblePPTransferNs), vocab.Millis(s.ExposedNs["DP"])}
 		got := []string{f[2], f[3], f[4], f[5], f[6] + " " + f[7], f[8] + " " + f[9], f[10], f[11], f[12]}
 		for i := range want {
 			if got[i] != want[i] {
@@ -109,11 +110,11 @@ func isInt(s string) bool {
 func checkFindings(t *testing.T, text string, res *result.Result) {
 	t.Helper()
 	for i, f := range res.Findings {
-		if !strings.Contains(text, f.Summary) {
+		if !strings.Contains(text, prose.Headline(res, f)) {
 			continue // beyond the findings the text shows
 		}
-		if f.CostNs > 0 && !strings.Contains(text, f.Summary+" — "+units.Duration(f.CostNs)+" ("+units.Percent(f.CostShare)+")") {
-			t.Errorf("finding %d (%s): the text lacks its cost %s", i, f.Kind, units.Duration(f.CostNs))
+		if f.CostNs > 0 && !strings.Contains(text, prose.Headline(res, f)+" — "+vocab.Duration(f.CostNs)+" ("+vocab.Percent(f.CostShare)+")") {
+			t.Errorf("finding %d (%s): the text lacks its cost %s", i, f.Kind, vocab.Duration(f.CostNs))
 		}
 		ax, ok := strings.CutPrefix(f.Kind, "exposed_")
 		if !ok || ax == "pp_comm" {
@@ -125,8 +126,8 @@ func checkFindings(t *testing.T, text string, res *result.Result) {
 			sum += r.ExposedNs[ax]
 		}
 		mean := sum / int64(len(res.Ranks))
-		if !strings.Contains(f.Summary, dur1(mean)) {
-			t.Errorf("finding %s says %q, the ranks' mean exposed %s is %s", f.Kind, f.Summary, ax, dur1(mean))
+		if !strings.Contains(prose.Headline(res, f), dur1(mean)) {
+			t.Errorf("finding %s says %q, the ranks' mean exposed %s is %s", f.Kind, prose.Headline(res, f), ax, dur1(mean))
 		}
 	}
 }
@@ -154,15 +155,15 @@ func checkPage(t *testing.T, in []string, res *result.Result) {
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, "report.html"))
 	for _, s := range res.Stages {
-		for _, v := range []string{units.Duration(s.ComputeNs), units.Duration(s.BubbleNs), units.Percent(s.BubbleFraction), units.Duration(s.ExposedNs["TP"])} {
+		for _, v := range []string{vocab.Duration(s.ComputeNs), vocab.Duration(s.BubbleNs), vocab.Percent(s.BubbleFraction), vocab.Duration(s.ExposedNs["TP"])} {
 			if !strings.Contains(string(page), ">"+v+"<") {
 				t.Errorf("the page lacks stage %d's %s", s.Stage, v)
 			}
 		}
 	}
 	for _, f := range res.Findings {
-		if !strings.Contains(string(page), strings.ReplaceAll(f.Summary, "'", "&#39;")) {
-			t.Errorf("the page lacks the finding %q", f.Summary)
+		if !strings.Contains(string(page), strings.ReplaceAll(prose.Headline(res, f), "'", "&#39;")) {
+			t.Errorf("the page lacks the finding %q", prose.Headline(res, f))
 		}
 	}
 }

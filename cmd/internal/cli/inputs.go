@@ -15,7 +15,7 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/optable"
 	"github.com/tpptrace/tpptrace/ingest/source"
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // inputFlags are the flags of every command that reads one job: the layout
@@ -133,7 +133,7 @@ func warnPositioned(env *Env, t *model.Trace) {
 			continue
 		}
 		if n++; n <= maxPositioned {
-			fmt.Fprintf(env.Stderr, "warning: %s: %s %d: %s (×%d)\n", units.Safe(s.Source), s.Unit, s.Offset, units.Safe(s.Reason), s.Count)
+			fmt.Fprintf(env.Stderr, "warning: %s: %s %d: %s (×%d)\n", vocab.Safe(s.Source), s.Unit, s.Offset, vocab.Safe(s.Reason), s.Count)
 		}
 	}
 	if n > maxPositioned {

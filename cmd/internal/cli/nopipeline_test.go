@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
@@ -92,17 +94,17 @@ func checkA2ARemedy(t *testing.T, dir string) {
 	var a2a bool
 	for _, f := range res.Findings {
 		switch f.Kind {
-		case result.KindExposedA2A:
+		case vocab.KindExposedA2A:
 			a2a = true
 			if strings.Contains(f.Remedy, "overlap_grad_reduce") || strings.Contains(f.Remedy, "gradient") {
 				t.Errorf("A2A remedy %q speaks of the gradient sync", f.Remedy)
 			}
-		case result.KindBubble, result.KindImbalance, result.KindExposedPP:
+		case vocab.KindBubble, vocab.KindImbalance, vocab.KindExposedPP:
 			t.Errorf("pipeline finding %s in a job without a pipeline", f.Kind)
 		}
 	}
 	if !a2a {
-		t.Errorf("no %s finding among %d", result.KindExposedA2A, len(res.Findings))
+		t.Errorf("no %s finding among %d", vocab.KindExposedA2A, len(res.Findings))
 	}
 }
 
@@ -170,7 +172,7 @@ func TestLateRankScenarioInItsOwnWords(t *testing.T) {
 	checkWords(t, "text", out, "· no pipeline ·", "  rank  compute ms  idle ms", "exp TP ms  exp DP ms", "late rank: rank 5")
 	res := analyzeJSON(t, "--sample", "late-rank")
 	for _, f := range res.Findings {
-		if w := pipelineWords.FindAllString(f.Summary+" "+strings.Join(f.Evidence, " ")+" "+f.Remedy, -1); len(w) > 0 {
+		if w := pipelineWords.FindAllString(prose.Headline(res, f)+" "+strings.Join(prose.Evidence(res, f), " ")+" "+f.Remedy, -1); len(w) > 0 {
 			t.Errorf("finding %s holds %q: %+v", f.Kind, w, f)
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tpptrace/tpptrace/report/units"
+	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 // warnings collects the readers' warnings while the inputs load, so that
@@ -30,7 +30,7 @@ func (w *warnings) flush(env *Env, err error) {
 	defer w.mu.Unlock()
 	for _, m := range w.msgs {
 		if err == nil || !repeats(err.Error(), m) {
-			fmt.Fprintf(env.Stderr, "warning: %s\n", units.Safe(m))
+			fmt.Fprintf(env.Stderr, "warning: %s\n", vocab.Safe(m))
 		}
 	}
 	w.msgs = nil

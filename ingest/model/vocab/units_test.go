@@ -1,4 +1,4 @@
-package units
+package vocab
 
 import "testing"
 
@@ -19,6 +19,11 @@ func TestFormats(t *testing.T) {
 		{Count(1234567), "1,234,567"},
 		{Count(-1000), "-1,000"},
 		{Count(999), "999"},
+		{DurationBrief(18_340_000), "18.3 ms"},
+		{DurationBrief(420_400), "420 µs"},
+		{DurationBrief(-1_250_000_000), "-1.25 s"},
+		{DurationBrief(812), "812 ns"},
+		{PercentWhole(0.187), "19 %"},
 	}
 	for i, c := range cases {
 		if c.got != c.want {

@@ -1,6 +1,4 @@
-// Package units formats durations, sizes, rates and fractions the same way in
-// every view: text, TUI, plots, pprof and Perfetto exports.
-package units
+package vocab
 
 import (
 	"fmt"
@@ -26,6 +24,21 @@ func Duration(ns int64) string {
 		return neg + sig3(float64(ns)/1e6) + " ms"
 	default:
 		return neg + sig3(float64(ns)/1e9) + " s"
+	}
+}
+
+// DurationBrief formats nanoseconds as the findings' sentences do, with
+// fewer digits than Duration: "18.3 ms", "420 µs", "1.25 s", "812 ns".
+func DurationBrief(ns int64) string {
+	switch a := math.Abs(float64(ns)); {
+	case a >= 1e9:
+		return fmt.Sprintf("%.2f s", float64(ns)/1e9)
+	case a >= 1e6:
+		return fmt.Sprintf("%.1f ms", float64(ns)/1e6)
+	case a >= 1e3:
+		return fmt.Sprintf("%.0f µs", float64(ns)/1e3)
+	default:
+		return fmt.Sprintf("%d ns", ns)
 	}
 }
 
@@ -75,6 +88,10 @@ func Rate(bytesPerSec float64) string {
 
 // Percent formats a fraction (0..1) as a percentage with one decimal: "15.8 %".
 func Percent(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + " %" }
+
+// PercentWhole formats a fraction as a whole percentage, as the findings'
+// sentences do: "19 %".
+func PercentWhole(f float64) string { return fmt.Sprintf("%.0f %%", 100*f) }
 
 // Count formats an integer with thousands separators: "1,234,567".
 func Count(n int64) string {
