@@ -59,8 +59,8 @@ func TestWriterCloseJoinsParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Samples) != 15 || len(tr.SampleGPUs) != 2 {
-		t.Fatalf("got %d samples on %d GPUs, want 15 on 2", len(tr.Samples), len(tr.SampleGPUs))
+	if tr.Samples.Len() != 15 || len(tr.SampleGPUs) != 2 {
+		t.Fatalf("got %d samples on %d GPUs, want 15 on 2", tr.Samples.Len(), len(tr.SampleGPUs))
 	}
 	if err := tr.Validate(); err != nil {
 		t.Fatal(err)
