@@ -74,13 +74,13 @@ func (p *Packed) seal() {
 func (p *Packed) room(n int) int {
 	last := len(p.chunks) - 1
 	if last >= 0 && cap(p.chunks[last])-len(p.chunks[last]) >= n+8 {
-		return max(last, 0)
+		return last
 	}
 	size := minChunk
 	if last >= 0 {
-		size = min(2*cap(p.chunks[last]), maxChunk)
+		size = min(2*(cap(p.chunks[last])-8), maxChunk)
 	}
-	p.chunks = append(p.chunks, make([]byte, 0, max(size, n+8)))
+	p.chunks = append(p.chunks, make([]byte, 0, max(size, n)+8))
 	return len(p.chunks) - 1
 }
 

@@ -63,12 +63,15 @@ func hasKind(path string) bool {
 // while another can.
 func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
 	sk := samplepq.NewSink(&model.Trace{})
+	sk.Check = func() error { return source.CheckMemory(opts.MaxMemory) }
 	var errs []error
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := readPath(p, sk); err != nil {
+		if err := readPath(p, sk); errors.Is(err, source.ErrMemoryBudget) {
+			return nil, err
+		} else if err != nil {
 			errs = append(errs, err)
 			skipFile(sk.T, p, err, opts)
 			continue

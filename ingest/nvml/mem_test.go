@@ -2,6 +2,7 @@ package nvml
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -81,5 +82,18 @@ func TestUnreadableSamplesFileIsSkippedWhileOthersRead(t *testing.T) {
 	}
 	if _, err := Read(context.Background(), []string{bad}, source.Options{}); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Fatalf("a lone bad file: %v", err)
+	}
+}
+
+// TestMemoryBudgetStopsTheRead: past --max-memory the read fails (it is
+// not a bad file to skip), naming the file.
+func TestMemoryBudgetStopsTheRead(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.parquet")
+	if err := WriteFile(p, memRows(10_000)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Read(context.Background(), []string{p}, source.Options{MaxMemory: 1})
+	if !errors.Is(err, source.ErrMemoryBudget) || !strings.Contains(err.Error(), p) {
+		t.Fatalf("error %v, want the memory budget's naming %s", err, p)
 	}
 }

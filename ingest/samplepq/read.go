@@ -137,6 +137,9 @@ func (s *Sink) readBatch(n int, vals []*numbers, idx *numbers, strs []*texts) er
 	for r := range n {
 		s.addRow(r, vals, idx, strs)
 	}
+	if s.Check != nil {
+		return s.Check()
+	}
 	return nil
 }
 

@@ -16,7 +16,10 @@ type gpuKey struct {
 // Sink turns rows into a trace's samples as they are read: a GPU's
 // identity is kept once in Trace.SampleGPUs, a row as one sample.
 type Sink struct {
-	T       *model.Trace
+	T *model.Trace
+	// Check, when set, is called after every batch of rows; its error
+	// stops the read (the command's memory budget).
+	Check   func() error
 	ids     map[gpuKey]int32
 	last    gpuKey
 	lastID  int32
