@@ -10,7 +10,7 @@ import (
 // evidence cites what its GPU did against its peers' GPUs. It returns the
 // evidence line of every rank whose GPU was sampled.
 func (r *run) gpuStep() map[int]result.Statement {
-	if len(r.t.Samples) == 0 {
+	if r.t.Samples.Len() == 0 {
 		return nil
 	}
 	gpus := gpujoin.Map(r.t)

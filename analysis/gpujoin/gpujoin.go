@@ -78,14 +78,15 @@ type Summary struct {
 	XIDs       []int32
 }
 
-// Summarize summarizes GPU g's samples with TimeNs in [from, to).
+// Summarize summarizes GPU g's samples with TimeNs in [from, to). The
+// trace's samples are sorted (by GPU, then time), so only the window's
+// are read.
 func Summarize(t *model.Trace, g int32, from, to int64) Summary {
 	var s Summary
 	var clk, util, pw, temp []float64
-	for _, x := range t.Samples {
-		if x.GPU != g || x.TimeNs < from || x.TimeNs >= to {
-			continue
-		}
+	lo, hi := t.Samples.Window(g, from, to)
+	for i := lo; i < hi; i++ {
+		x := t.Samples.At(i)
 		s.Samples++
 		clk, util = appendKnown(clk, float64(x.SMClockMHz)), appendKnown(util, float64(x.SMUtil))
 		pw, temp = appendKnown(pw, float64(x.PowerMW)/1000), appendKnown(temp, float64(x.TempC))

@@ -22,12 +22,12 @@ func slowGPUJob() *model.Trace {
 	}
 	for i := int64(0); i < 10; i++ {
 		ts := base + i*100_000_000
-		t.Samples = append(t.Samples,
-			model.GPUSample{GPU: 0, TimeNs: ts, SMClockMHz: 1980, SMUtil: 99, PowerMW: 690_000, TempC: 70},
-			model.GPUSample{GPU: 1, TimeNs: ts, SMClockMHz: 1410, SMUtil: 99, PowerMW: 500_000, TempC: 91, ClockReasons: 64},
-			model.GPUSample{GPU: 2, TimeNs: ts, SMClockMHz: 1000})
+		t.Samples.Append(model.GPUSample{GPU: 0, TimeNs: ts, SMClockMHz: 1980, SMUtil: 99, PowerMW: 690_000, TempC: 70})
+		t.Samples.Append(model.GPUSample{GPU: 1, TimeNs: ts, SMClockMHz: 1410, SMUtil: 99, PowerMW: 500_000, TempC: 91, ClockReasons: 64,
+			XID: int32(i / 9 * 79)})
+		t.Samples.Append(model.GPUSample{GPU: 2, TimeNs: ts, SMClockMHz: 1000})
 	}
-	t.Samples[len(t.Samples)-2].XID = 79
+	t.Samples.Sort()
 	return t
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -343,7 +344,7 @@ func TestEmptyAndEventlessRanks(t *testing.T) {
 func newerFile(t *testing.T, path string) {
 	t.Helper()
 	opts := writeOptions(writer{tool: "test"}, ranksFile)
-	if err := writeFile(path, []rankRow{{Rank: 0}}, opts, parquet.KeyValueMetadata(metaSchemaVersion, "2")); err != nil {
+	if err := writeFile(path, []rankRow{{Rank: 0}}, opts, parquet.KeyValueMetadata(metaSchemaVersion, strconv.Itoa(SchemaVersion+1))); err != nil {
 		t.Fatal(err)
 	}
 }

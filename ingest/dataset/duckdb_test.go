@@ -60,7 +60,7 @@ func TestDuckDBReadsDataset(t *testing.T) {
 		`SELECT name, sum(dur_ns)::VARCHAR AS dur FROM 'events/*.parquet' WHERE kind = 'comm' GROUP BY 1`,
 		`SELECT id, members::VARCHAR AS members, axis FROM 'comms.parquet' ORDER BY comm`,
 		`SELECT value FROM parquet_kv_metadata('events/rank=00002.parquet') WHERE key = 'tpptrace.schema_version'`,
-		`SELECT max(clock_reasons)::VARCHAR AS r FROM 'samples.parquet'`)
+		`SELECT max(clock_event_reasons)::VARCHAR AS r FROM 'samples.parquet'`)
 	var dur int64
 	names, comm := map[string]bool{}, map[string]int64{}
 	for i := range tr.Events.Len() {
@@ -80,8 +80,8 @@ func TestDuckDBReadsDataset(t *testing.T) {
 	for i, c := range tr.Comms {
 		expect(t, res[2][i], map[string]string{"id": c.ID, "members": duckList(c.Members), "axis": c.Axis.String()})
 	}
-	expect(t, res[3][0], map[string]string{"value": "1"})
-	expect(t, res[4][0], map[string]string{"r": fmt.Sprint(tr.Samples[0].ClockReasons)})
+	expect(t, res[3][0], map[string]string{"value": strconv.Itoa(SchemaVersion)})
+	expect(t, res[4][0], map[string]string{"r": fmt.Sprint(tr.Samples.At(0).ClockReasons)})
 }
 
 func expect(t *testing.T, got, want map[string]string) {

@@ -83,10 +83,11 @@ func addSamples(tr *model.Trace) {
 		{Host: "node000", Index: 1, UUID: "GPU-1", Name: "H100"}}
 	for g := int32(0); g < 2; g++ {
 		for i := int64(0); i < 5; i++ {
-			tr.Samples = append(tr.Samples, model.GPUSample{GPU: g, TimeNs: 1_700_000_000_000_000_000 + i*100_000_000,
+			tr.Samples.Append(model.GPUSample{GPU: g, TimeNs: 1_700_000_000_000_000_000 + i*100_000_000,
 				SMUtil: 90 + int32(i), MemUtil: 40, SMClockMHz: 1980, MemClockMHz: 2619, PowerMW: 650_000, PowerLimitMW: 700_000,
 				TempC: 61, MemUsedBytes: 70 << 30, ClockReasons: 1<<63 | 4, PCIeTxKBs: -1, PCIeRxKBs: 12,
-				NVLinkTxKBs: 1 << 40, NVLinkRxKBs: 3, ECCUncorrected: 0, XID: int32(i % 2 * 79)})
+				NVLinkTxKBs: 1 << 40, NVLinkRxKBs: 3, ECCUncorrected: 0, XID: int32(i % 2 * 79),
+				GPMSMUtil: 37.3 + float64(i), GPMTensorUtil: -1})
 		}
 	}
 }
@@ -121,8 +122,8 @@ func dump(tr *model.Trace) []string {
 	for _, x := range tr.SampleGPUs {
 		add("gpu %+v", x)
 	}
-	for _, x := range tr.Samples {
-		add("sample %+v", x)
+	for i := range tr.Samples.Len() {
+		add("sample %+v", tr.Samples.At(i))
 	}
 	for _, x := range tr.Skipped {
 		add("skip %+v", x)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -56,7 +57,7 @@ func TestStandardTypesOnly(t *testing.T) {
 				t.Errorf("%s: column %q: %s", filepath.Base(path), el.Name, msg)
 			}
 		}
-		if v, _ := pf.Lookup(metaSchemaVersion); v != "1" {
+		if v, _ := pf.Lookup(metaSchemaVersion); v != strconv.Itoa(SchemaVersion) {
 			t.Errorf("%s: key-value %s = %q", path, metaSchemaVersion, v)
 		}
 		if v, _ := pf.Lookup(metaTool); v != "tpptrace test" {
@@ -74,7 +75,7 @@ func checkElement(el format.SchemaElement) string {
 		return "group with logical type " + lt.String()
 	}
 	switch el.Type.V {
-	case format.Boolean, format.Int32, format.Int64, format.ByteArray:
+	case format.Boolean, format.Int32, format.Int64, format.Double, format.ByteArray:
 	default:
 		return "physical type " + el.Type.V.String()
 	}

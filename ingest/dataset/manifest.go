@@ -13,7 +13,7 @@ import (
 
 // SchemaVersion is the version of the dataset layout this package writes.
 // Read accepts datasets of this version or older.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // ManifestFile is the name of the manifest inside a dataset directory.
 const ManifestFile = "manifest.json"

@@ -93,7 +93,7 @@ func readTables(dir string, t *model.Trace, m Manifest, partial bool) error {
 }
 
 func checkCounts(t *model.Trace, m Manifest) error {
-	got := []int64{int64(len(t.Streams)), int64(len(t.Comms)), int64(t.Colls.Len()), int64(len(t.Samples)), int64(len(t.SampleGPUs)), int64(len(t.Skipped))}
+	got := []int64{int64(len(t.Streams)), int64(len(t.Comms)), int64(t.Colls.Len()), int64(t.Samples.Len()), int64(len(t.SampleGPUs)), int64(len(t.Skipped))}
 	want := []int64{m.Streams, m.Comms, m.Collectives, m.Samples, m.SampleGPUs, m.Skipped}
 	names := []string{streamsFile, commsFile, collsFile, samplesFile, sampleGPUsFile, skippedFile}
 	for i := range got {

@@ -52,6 +52,17 @@ func openParquetReader(r io.ReaderAt, size int64) (*parquet.File, error) {
 	return pf, nil
 }
 
+// fileVersion is the schema version in pf's key-value metadata, which
+// openParquet checked; 1, the first, when there is none.
+func fileVersion(pf *parquet.File) int {
+	v, _ := pf.Lookup(metaSchemaVersion)
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 1
+	}
+	return n
+}
+
 // readAll decodes every row of pf, calling fn for each batch.
 func readAll[T any](pf *parquet.File, fn func([]T)) error {
 	return pqsafe.Guard(func() error { return readRows(pf, fn) })

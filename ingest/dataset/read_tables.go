@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/samplepq"
 )
 
 func readRanks(path string, t *model.Trace) error {
@@ -71,16 +74,44 @@ func readSampleGPUs(path string, t *model.Trace) error {
 	return err
 }
 
+// readSamples reads the samples table: since schema version 2 in the one
+// samples schema (samplepq.Row), each row's GPU found in sample_gpus by its
+// identity; before, in the layout of sampleRowV1.
 func readSamples(path string, t *model.Trace) error {
-	rows, err := readFile[sampleRow](path)
-	for _, s := range rows {
-		t.Samples = append(t.Samples, model.GPUSample{GPU: s.GPU, TimeNs: s.TimeNs, SMUtil: s.SMUtil, MemUtil: s.MemUtil,
-			SMClockMHz: s.SMClockMHz, MemClockMHz: s.MemClockMHz, PowerMW: s.PowerMW, PowerLimitMW: s.PowerLimitMW,
-			TempC: s.TempC, MemUsedBytes: s.MemUsedBytes, ClockReasons: s.ClockReasons, PCIeTxKBs: s.PCIeTxKBs,
-			PCIeRxKBs: s.PCIeRxKBs, NVLinkTxKBs: s.NVLinkTxKBs, NVLinkRxKBs: s.NVLinkRxKBs,
-			ECCUncorrected: s.ECCUncorrected, XID: s.XID})
+	pf, closeFile, err := openParquet(path)
+	if err != nil {
+		return err
 	}
-	return err
+	defer closeFile()
+	if fileVersion(pf) < 2 {
+		return readSamplesV1(path, pf, t)
+	}
+	gpus, sk := len(t.SampleGPUs), samplepq.NewSink(t)
+	if err := sk.Read(pf); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if len(t.SampleGPUs) != gpus || sk.TakeDropped() > 0 {
+		return fmt.Errorf("%s: samples of a GPU that %s lacks", path, sampleGPUsFile)
+	}
+	t.Samples.Sort()
+	return nil
+}
+
+func readSamplesV1(path string, pf *parquet.File, t *model.Trace) error {
+	err := readAll(pf, func(rows []sampleRowV1) {
+		for _, s := range rows {
+			t.Samples.Append(model.GPUSample{GPU: s.GPU, TimeNs: s.TimeNs, SMUtil: s.SMUtil, MemUtil: s.MemUtil,
+				SMClockMHz: s.SMClockMHz, MemClockMHz: s.MemClockMHz, PowerMW: s.PowerMW, PowerLimitMW: s.PowerLimitMW,
+				TempC: s.TempC, MemUsedBytes: s.MemUsedBytes, ClockReasons: s.ClockReasons, PCIeTxKBs: s.PCIeTxKBs,
+				PCIeRxKBs: s.PCIeRxKBs, NVLinkTxKBs: s.NVLinkTxKBs, NVLinkRxKBs: s.NVLinkRxKBs,
+				ECCUncorrected: s.ECCUncorrected, XID: s.XID})
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	t.Samples.Sort()
+	return nil
 }
 
 // sortByIndex orders the rows of a table by their index column and checks

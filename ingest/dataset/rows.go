@@ -92,7 +92,9 @@ type sampleGPURow struct {
 	Name  string `parquet:"name,dict"`
 }
 
-type sampleRow struct {
+// sampleRowV1 is a row of samples.parquet before schema version 2, which
+// made the table the one samples schema (samplepq.Row); read only.
+type sampleRowV1 struct {
 	GPU            int32  `parquet:"gpu"`
 	TimeNs         int64  `parquet:"time_ns,delta"`
 	SMUtil         int32  `parquet:"sm_util"`

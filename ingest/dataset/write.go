@@ -74,7 +74,7 @@ func fillManifest(t *model.Trace, m Manifest) Manifest {
 		m.Sources = t.Sources
 	}
 	m.Events, m.Streams, m.Comms = int64(t.Events.Len()), int64(len(t.Streams)), int64(len(t.Comms))
-	m.Collectives, m.Samples, m.SampleGPUs = int64(t.Colls.Len()), int64(len(t.Samples)), int64(len(t.SampleGPUs))
+	m.Collectives, m.Samples, m.SampleGPUs = int64(t.Colls.Len()), int64(t.Samples.Len()), int64(len(t.SampleGPUs))
 	m.Skipped = int64(len(t.Skipped))
 	m.World, m.Absent = t.World, t.Absent
 	return m

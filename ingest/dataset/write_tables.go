@@ -2,11 +2,13 @@ package dataset
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/samplepq"
 )
 
 // writeTables writes every file but the event files.
@@ -21,10 +23,10 @@ func writeTables(dir string, t *model.Trace, tool writer) error {
 		{collsFile, func(p string, o []parquet.WriterOption) error { return writeFile(p, collRows(t), o) }},
 		{skippedFile, func(p string, o []parquet.WriterOption) error { return writeFile(p, skipRows(t), o) }},
 		{sampleGPUsFile, func(p string, o []parquet.WriterOption) error { return writeFile(p, sampleGPURows(t), o) }},
-		{samplesFile, func(p string, o []parquet.WriterOption) error { return writeFile(p, sampleRows(t), o) }},
+		{samplesFile, func(p string, o []parquet.WriterOption) error { return writeSamples(p, t, o) }},
 	}
 	for _, tb := range tables {
-		if (tb.name == samplesFile || tb.name == sampleGPUsFile) && len(t.Samples) == 0 && len(t.SampleGPUs) == 0 {
+		if (tb.name == samplesFile || tb.name == sampleGPUsFile) && t.Samples.Len() == 0 && len(t.SampleGPUs) == 0 {
 			continue
 		}
 		if err := tb.write(filepath.Join(dir, tb.name), writeOptions(tool, tb.name)); err != nil {
@@ -75,12 +77,22 @@ func sampleGPURows(t *model.Trace) []sampleGPURow {
 	})
 }
 
-func sampleRows(t *model.Trace) []sampleRow {
-	return rowsOf(t.Samples, func(_ int, s model.GPUSample) sampleRow {
-		return sampleRow{s.GPU, s.TimeNs, s.SMUtil, s.MemUtil, s.SMClockMHz, s.MemClockMHz, s.PowerMW,
-			s.PowerLimitMW, s.TempC, s.MemUsedBytes, s.ClockReasons, s.PCIeTxKBs, s.PCIeRxKBs,
-			s.NVLinkTxKBs, s.NVLinkRxKBs, s.ECCUncorrected, s.XID}
-	})
+// writeSamples writes the samples table in the one samples schema
+// (samplepq.Row), the schema of the files `tpptrace sample` writes.
+func writeSamples(path string, t *model.Trace, opts []parquet.WriterOption) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("%s: %w", path, cerr)
+		}
+	}()
+	if err := samplepq.Write(f, t, opts...); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // rowsOf converts each element of a model table, given with its index (the

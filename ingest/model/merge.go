@@ -1,9 +1,6 @@
 package model
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // DuplicateRankError says that two sources claim the same global rank.
 type DuplicateRankError struct {
@@ -233,19 +230,58 @@ func (ev *Events) without(drop map[int32]bool) *Events {
 	return out
 }
 
+// appendSamples adds p's sampled GPUs, each GPU's identity once (a GPU of
+// the same host, index, UUID and bus id is the GPU already there), and its
+// samples.
 func (t *Trace) appendSamples(p *Trace) {
-	base := int32(len(t.SampleGPUs))
-	t.SampleGPUs = append(t.SampleGPUs, p.SampleGPUs...)
-	for _, s := range p.Samples {
-		s.GPU += base
-		t.Samples = append(t.Samples, s)
+	if len(p.SampleGPUs) == 0 && p.Samples.Len() == 0 {
+		return
 	}
-	slices.SortStableFunc(t.Samples, func(a, b GPUSample) int {
-		if a.GPU != b.GPU {
-			return int(a.GPU - b.GPU)
+	type key struct {
+		host, uuid, bus string
+		index           int32
+	}
+	have := make(map[key]int32, len(t.SampleGPUs))
+	for i, g := range t.SampleGPUs {
+		have[key{g.Host, g.UUID, g.BusID, g.Index}] = int32(i)
+	}
+	ids := make([]int32, len(p.SampleGPUs))
+	for i, g := range p.SampleGPUs {
+		k := key{g.Host, g.UUID, g.BusID, g.Index}
+		id, ok := have[k]
+		if !ok {
+			id, have[k] = int32(len(t.SampleGPUs)), int32(len(t.SampleGPUs))
+			t.SampleGPUs = append(t.SampleGPUs, g)
 		}
-		return int(min(max(a.TimeNs-b.TimeNs, -1), 1))
-	})
+		ids[i] = id
+	}
+	t.appendSampleRows(&p.Samples, ids)
+}
+
+func (t *Trace) appendSampleRows(s *Samples, ids []int32) {
+	if t.Samples.Len() == 0 && identity(ids) {
+		t.Samples = s.clone()
+		t.Samples.Sort()
+		return
+	}
+	for i := range s.Len() {
+		x := s.At(i)
+		if x.GPU >= 0 && int(x.GPU) < len(ids) {
+			x.GPU = ids[x.GPU]
+		}
+		t.Samples.Append(x)
+	}
+	t.Samples.Sort()
+}
+
+// identity reports whether ids maps every index to itself.
+func identity(ids []int32) bool {
+	for i, id := range ids {
+		if id != int32(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // mergeRank adds r, or fills the unknown fields of the rank already present.

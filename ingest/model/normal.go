@@ -18,7 +18,7 @@ type mergeMark struct {
 
 func markOf(t *Trace) mergeMark {
 	return mergeMark{t.Events.Len(), t.Names.Len(), len(t.Streams), len(t.Comms), t.Colls.Len(), t.Counters.Len(),
-		len(t.Samples), len(t.Ranks), unsafe.Pointer(unsafe.SliceData(t.Events.Start)), true}
+		t.Samples.Len(), len(t.Ranks), unsafe.Pointer(unsafe.SliceData(t.Events.Start)), true}
 }
 
 // normal reports whether t is a Merge output not grown since.
@@ -46,6 +46,6 @@ func soleNormalPart(parts []*Trace) *Trace {
 // onlySkips reports whether t holds nothing but skip records.
 func (t *Trace) onlySkips() bool {
 	return t.Events.Len() == 0 && len(t.Ranks) == 0 && len(t.Streams) == 0 && len(t.Comms) == 0 && t.Colls.Len() == 0 &&
-		t.Counters.Len() == 0 && len(t.Samples) == 0 && len(t.SampleGPUs) == 0 && len(t.Sources) == 0 &&
+		t.Counters.Len() == 0 && t.Samples.Len() == 0 && len(t.SampleGPUs) == 0 && len(t.Sources) == 0 &&
 		len(t.World) == 0 && len(t.Absent) == 0 && t.Names.Len() <= 1
 }

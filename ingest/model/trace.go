@@ -13,7 +13,7 @@ type Trace struct {
 	Counters Counters // counter samples (GPU memory levels), sorted by rank, name, time
 
 	SampleGPUs []SampledGPU // GPUs that GPU samples were taken on
-	Samples    []GPUSample  // NVML samples, sorted by GPU then time
+	Samples    Samples      // NVML samples, sorted by GPU then time
 
 	Sources []Source // the files the trace was read from
 	Skipped []Skip   // what was read but not kept, and why
@@ -100,8 +100,8 @@ type SampledGPU struct {
 	Name  string
 }
 
-// GPUSample is one NVML sampling pass over one GPU. Values unsupported by
-// the GPU are -1.
+// GPUSample is one NVML sampling pass over one GPU, one row of Samples.
+// Values unsupported by the GPU are -1.
 type GPUSample struct {
 	GPU            int32 // index into Trace.SampleGPUs
 	TimeNs         int64 // host wall clock, epoch ns

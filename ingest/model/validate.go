@@ -98,9 +98,9 @@ func (t *Trace) validateTables(add func(string, ...any)) {
 			add("collective %d has communicator %d, out of range", i, c)
 		}
 	}
-	for i, s := range t.Samples {
-		if s.GPU < 0 || int(s.GPU) >= len(t.SampleGPUs) {
-			add("sample %d points at GPU %d, out of range", i, s.GPU)
+	for i := range t.Samples.Len() {
+		if g := t.Samples.GPU(i); g < 0 || int(g) >= len(t.SampleGPUs) {
+			add("sample %d points at GPU %d, out of range", i, g)
 		}
 	}
 }

@@ -2,21 +2,20 @@ package nvml
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tpptrace/tpptrace/ingest/pqsafe"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/pqsafe"
+	"github.com/tpptrace/tpptrace/ingest/samplepq"
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
@@ -58,32 +57,40 @@ func hasKind(path string) bool {
 }
 
 // Read reads sample files (and the part files of an interrupted run) into
-// one trace holding only GPU samples. Rows go straight into the trace's
-// samples, batch by batch, so memory is the samples kept. A file that
-// cannot be read is skipped with a record and a warning while another can.
+// one trace holding only GPU samples. Columns are decoded page by page
+// straight into the trace's compact samples, so memory is the samples
+// kept. A file that cannot be read is skipped with a record and a warning
+// while another can.
 func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
-	sk := newSink()
+	sk := samplepq.NewSink(&model.Trace{})
+	sk.Check = func() error { return source.CheckMemory(opts.MaxMemory) }
 	var errs []error
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := eachFile(p, sk.add); err != nil {
+		if err := readPath(p, sk); errors.Is(err, source.ErrMemoryBudget) {
+			return nil, err
+		} else if err != nil {
 			errs = append(errs, err)
-			sk.t.Skip(p, -1, "", "%s", strings.TrimPrefix(err.Error(), p+": "))
-			if opts.Warn != nil {
-				opts.Warn("skipping " + err.Error())
-			}
+			skipFile(sk.T, p, err, opts)
 			continue
 		}
 		st, _ := os.Stat(p)
-		sk.t.Sources = append(sk.t.Sources, model.Source{Path: p, Format: "nvml-samples", Size: sizeOf(st)})
+		sk.T.Sources = append(sk.T.Sources, model.Source{Path: p, Format: "nvml-samples", Size: sizeOf(st)})
 	}
-	if len(sk.t.Sources) == 0 && len(errs) > 0 {
+	if len(sk.T.Sources) == 0 && len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	sortSamples(sk.t.Samples)
-	return sk.t, nil
+	sk.T.Samples.Sort()
+	return sk.T, nil
+}
+
+func skipFile(t *model.Trace, p string, err error, opts source.Options) {
+	t.Skip(p, -1, "", "%s", strings.TrimPrefix(err.Error(), p+": "))
+	if opts.Warn != nil {
+		opts.Warn("skipping " + err.Error())
+	}
 }
 
 func sizeOf(st os.FileInfo) int64 {
@@ -93,49 +100,55 @@ func sizeOf(st os.FileInfo) int64 {
 	return st.Size()
 }
 
-// ReadFile reads one samples file, or every part in a ".parts" directory.
+// ReadFile reads one samples file, or every part in a ".parts" directory,
+// as rows.
 func ReadFile(path string) ([]Row, error) {
-	var rows []Row
-	err := eachFile(path, func(b []Row, _ int64) { rows = append(rows, b...) })
-	return rows, err
+	sk := samplepq.NewSink(&model.Trace{})
+	err := readPath(path, sk)
+	return FromTrace(sk.T), err
 }
 
-// eachFile calls fn with the rows of one samples file (or of every part of
-// a ".parts" directory), batch by batch, with a capacity hint first.
-func eachFile(path string, fn func(rows []Row, hint int64)) error {
+// readPath adds the samples of one file (or of every part of a ".parts"
+// directory) to sk, with a skip record for the rows of GPUs past
+// samplepq.MaxGPUs.
+func readPath(path string, sk *samplepq.Sink) error {
 	st, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("read samples: %w", err)
 	}
 	if st.IsDir() {
-		return eachPart(path, fn)
+		return readParts(path, sk)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("read samples: %w", err)
 	}
 	defer f.Close()
-	if err := eachRows(f, st.Size(), fn); err != nil {
+	if err := readSamples(f, st.Size(), sk); err != nil {
 		return &source.FileError{Path: path, Offset: -1, Err: err}
+	}
+	if n := sk.TakeDropped(); n > 0 {
+		sk.T.Skipped = append(sk.T.Skipped, model.Skip{Source: path, Offset: -1,
+			Reason: fmt.Sprintf("rows of GPUs past the first %d", samplepq.MaxGPUs), Count: n})
 	}
 	return nil
 }
 
-func eachPart(dir string, fn func([]Row, int64)) error {
+func readParts(dir string, sk *samplepq.Sink) error {
 	parts, err := filepath.Glob(filepath.Join(dir, "part-*.parquet"))
 	if err != nil {
 		return err
 	}
 	sort.Strings(parts)
 	for _, p := range parts {
-		if err := eachFile(p, fn); err != nil {
+		if err := readPath(p, sk); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func eachRows(r io.ReaderAt, size int64, fn func([]Row, int64)) error {
+func readSamples(r io.ReaderAt, size int64, sk *samplepq.Sink) error {
 	pf, err := openSamples(r, size)
 	if err != nil {
 		return err
@@ -143,27 +156,8 @@ func eachRows(r io.ReaderAt, size int64, fn func([]Row, int64)) error {
 	if v, _ := pf.Lookup(kindKey); v != kindValue {
 		return errors.New("not a tpptrace GPU samples file (no tpptrace.kind=nvml-samples metadata)")
 	}
-	fn(nil, min(pf.NumRows(), 64*size)) // the footer's count, bounded by what the file can hold
-	return pqsafe.Guard(func() error { return readBatches(pf, func(b []Row) { fn(b, 0) }) })
-}
-
-// readBatches calls fn with the rows of pf in batches of 8192, reusing
-// one buffer: a row count the footer claims is never allocated up front.
-func readBatches(pf *parquet.File, fn func([]Row)) error {
-	rd := parquet.NewGenericReader[Row](pf)
-	defer rd.Close()
-	buf := make([]Row, 8192)
-	for done := 0; ; {
-		n, err := rd.Read(buf)
-		fn(buf[:n])
-		done += n
-		if errors.Is(err, io.EOF) || err == nil && n == 0 {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("row %d: %w", done, err)
-		}
-	}
+	sk.Grow(min(pf.NumRows(), 64*size)) // the footer's count, bounded by what the file can hold
+	return sk.Read(pf)
 }
 
 // openSamples opens a samples Parquet file through pqsafe (footer, codec,
@@ -178,36 +172,27 @@ func openSamples(r io.ReaderAt, size int64) (*parquet.File, error) {
 
 // WriteFile writes rows as one complete Parquet samples file.
 func WriteFile(path string, rows []Row) error {
+	return writeFile(path, func(w io.Writer) error { return samplepq.WriteRows(w, rows, fileOptions()...) })
+}
+
+// WriteTrace writes a trace's samples as one complete Parquet samples file.
+func WriteTrace(path string, t *model.Trace) error {
+	return writeFile(path, func(w io.Writer) error { return samplepq.Write(w, t, fileOptions()...) })
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("write samples: %w", err)
 	}
-	if err := writeRows(f, rows); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return fmt.Errorf("write samples %s: %w", path, err)
 	}
 	return f.Close()
 }
 
-func writeRows(w io.Writer, rows []Row) error {
-	rows = slices.Clone(rows)
-	sortRows(rows)
-	pw := parquet.NewGenericWriter[Row](w, parquet.Compression(&parquet.Zstd),
-		parquet.KeyValueMetadata(kindKey, kindValue), parquet.CreatedBy("tpptrace", "1", ""))
-	if _, err := pw.Write(rows); err != nil {
-		return err
-	}
-	return pw.Close()
-}
-
-func sortRows(rows []Row) {
-	slices.SortStableFunc(rows, func(a, b Row) int {
-		return cmp.Or(strings.Compare(a.Host, b.Host), cmp.Compare(a.GPUIndex, b.GPUIndex), cmp.Compare(a.TimeNs, b.TimeNs))
-	})
-}
-
-func sortSamples(s []model.GPUSample) {
-	slices.SortStableFunc(s, func(a, b model.GPUSample) int {
-		return cmp.Or(cmp.Compare(a.GPU, b.GPU), cmp.Compare(a.TimeNs, b.TimeNs))
-	})
+func fileOptions() []parquet.WriterOption {
+	return []parquet.WriterOption{parquet.Compression(&parquet.Zstd),
+		parquet.KeyValueMetadata(kindKey, kindValue), parquet.CreatedBy("tpptrace", "1", "")}
 }

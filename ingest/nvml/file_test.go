@@ -59,8 +59,8 @@ func TestWriterCloseJoinsParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tr.Samples) != 15 || len(tr.SampleGPUs) != 2 {
-		t.Fatalf("got %d samples on %d GPUs, want 15 on 2", len(tr.Samples), len(tr.SampleGPUs))
+	if tr.Samples.Len() != 15 || len(tr.SampleGPUs) != 2 {
+		t.Fatalf("got %d samples on %d GPUs, want 15 on 2", tr.Samples.Len(), len(tr.SampleGPUs))
 	}
 	if err := tr.Validate(); err != nil {
 		t.Fatal(err)
@@ -176,4 +176,32 @@ func logicalValue(lt *format.LogicalType) format.LogicalTypeValue {
 		return nil
 	}
 	return lt.Value
+}
+
+// oldRow is a samples row as sampler builds before the one samples schema
+// wrote it: clock_event_reasons signed, time_ns plainly encoded.
+type oldRow struct {
+	Host         string `parquet:"host,dict"`
+	GPUIndex     int32  `parquet:"gpu_index"`
+	UUID         string `parquet:"uuid,dict"`
+	TimeNs       int64  `parquet:"time_ns"`
+	SMClockMHz   int32  `parquet:"sm_clock_mhz"`
+	ClockReasons int64  `parquet:"clock_event_reasons"`
+}
+
+func TestOlderSamplesFilesRead(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "old.parquet")
+	f, _ := os.Create(out)
+	rows := []oldRow{{"n0", 0, "GPU-a", 10, 1980, 64}, {"n0", 0, "GPU-a", 20, 1410, -1}}
+	if err := parquet.Write(f, rows, parquet.KeyValueMetadata(kindKey, kindValue)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	tr, err := Read(context.Background(), []string{out}, source.Options{})
+	if err != nil || tr.Samples.Len() != 2 {
+		t.Fatalf("%v, %d samples", err, tr.Samples.Len())
+	}
+	if a, b := tr.Samples.At(0), tr.Samples.At(1); a.ClockReasons != 64 || b.ClockReasons != ^uint64(0) || b.SMClockMHz != 1410 {
+		t.Fatalf("samples %+v %+v", a, b)
+	}
 }

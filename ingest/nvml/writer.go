@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/samplepq"
 )
 
 // Writer collects rows and writes them incrementally: each Flush turns the
@@ -54,11 +57,12 @@ func (w *Writer) Close() error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	rows, err := ReadFile(w.partDir)
-	if err != nil {
+	sk := samplepq.NewSink(&model.Trace{})
+	if err := readPath(w.partDir, sk); err != nil {
 		return err
 	}
-	if err := WriteFile(w.path, rows); err != nil {
+	sk.T.Samples.Sort()
+	if err := WriteTrace(w.path, sk.T); err != nil {
 		return err
 	}
 	return os.RemoveAll(w.partDir)

@@ -42,8 +42,8 @@ func TestSamplesGenEveryFormat(t *testing.T) {
 	}
 	withNCCL := append(kineto, filepath.Join(dir, "nccl"), filepath.Join(dir, "nccl-inspector"), filepath.Join(dir, "nvml"))
 	tr := loadClean(t, withNCCL, map[string]bool{"kineto": true, "nccl-log": true, "nccl-inspector": true, "nvml-samples": true})
-	if len(tr.Ranks) != world || tr.Ranks[world-1].Host != cfg.Host(world-1) || len(tr.Samples) == 0 {
-		t.Errorf("merged load: %d ranks (want %d), last host %q, %d GPU samples", len(tr.Ranks), world, tr.Ranks[len(tr.Ranks)-1].Host, len(tr.Samples))
+	if len(tr.Ranks) != world || tr.Ranks[world-1].Host != cfg.Host(world-1) || tr.Samples.Len() == 0 {
+		t.Errorf("merged load: %d ranks (want %d), last host %q, %d GPU samples", len(tr.Ranks), world, tr.Ranks[len(tr.Ranks)-1].Host, tr.Samples.Len())
 	}
 	if tr := loadClean(t, []string{filepath.Join(dir, "nsys")}, nil); len(tr.Ranks) != world {
 		t.Errorf("nsys load: %d ranks, want %d", len(tr.Ranks), world)

@@ -139,7 +139,7 @@ func (c *Collector) sampleGPU(g *gpu, now time.Time) nvml.Row {
 	row.PowerLimitMW = u32(d.GetEnforcedPowerLimit())
 	row.TempC = u32(d.GetTemperature(nv.TEMPERATURE_GPU))
 	row.MemUsedBytes = memUsed(d)
-	row.ClockReasons = u64(d.GetCurrentClocksEventReasons())
+	row.ClockReasons = uint64(u64(d.GetCurrentClocksEventReasons())) // -1, all bits, when unsupported
 	row.PCIeTxKBs = u32(d.GetPcieThroughput(nv.PCIE_UTIL_TX_BYTES))
 	row.PCIeRxKBs = u32(d.GetPcieThroughput(nv.PCIE_UTIL_RX_BYTES))
 	row.NVLinkTxKBs, row.NVLinkRxKBs = g.nvlinkRates(now)
