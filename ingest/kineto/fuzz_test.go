@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
 // FuzzKineto feeds arbitrary bytes through the splitter and the element
@@ -40,10 +41,20 @@ func FuzzKineto(f *testing.F) {
 }
 
 // sharedSnippets returns the first 6 KiB of each plain shared trace, cut
-// after an event and closed, as seeds.
+// after an event and closed, as seeds; none when ../shared is absent (the
+// inline seeds above are the corpus then: the target must not skip).
 func sharedSnippets(f *testing.F) [][]byte {
+	root, err := shared.Find("traces", "kineto")
+	if err != nil {
+		f.Logf("no shared seeds: %v", err)
+		return nil
+	}
+	sets, err := traceSetsIn(root)
+	if err != nil {
+		f.Fatal(err)
+	}
 	var out [][]byte
-	for _, files := range traceSets(f) {
+	for _, files := range sets {
 		for _, p := range files {
 			b, err := os.ReadFile(p)
 			if err != nil || len(b) < 8192 || b[0] == 0x1f {

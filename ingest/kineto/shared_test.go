@@ -12,11 +12,18 @@ import (
 
 // traceSets returns the Kineto trace sets: directory name -> files.
 func traceSets(t testing.TB) map[string][]string {
-	root := shared.Dir(t, "traces", "kineto")
+	sets, err := traceSetsIn(shared.Dir(t, "traces", "kineto"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sets
+}
+
+func traceSetsIn(root string) (map[string][]string, error) {
 	sets := map[string][]string{}
 	dirs, err := os.ReadDir(root)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	for _, d := range dirs {
 		if !d.IsDir() || strings.Contains(d.Name(), "oracle") {
@@ -26,5 +33,5 @@ func traceSets(t testing.TB) map[string][]string {
 		sort.Strings(files)
 		sets[d.Name()] = files
 	}
-	return sets
+	return sets, nil
 }

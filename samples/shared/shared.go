@@ -5,6 +5,8 @@
 package shared
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,15 +17,26 @@ import (
 // with a message when it is absent.
 func Dir(tb testing.TB, elem ...string) string {
 	tb.Helper()
+	p, err := Find(elem...)
+	if err != nil {
+		tb.Skipf("%v: skipping the conformance test", err)
+	}
+	return p
+}
+
+// Find returns ../shared/<elem...> like Dir, or an error when it is
+// absent, for tests that only draw extra seeds from it and must run
+// without it (fuzz targets).
+func Find(elem ...string) (string, error) {
 	root, ok := repoRoot()
 	if !ok {
-		tb.Skip("repository root (go.mod) not found")
+		return "", errors.New("repository root (go.mod) not found")
 	}
 	p := filepath.Join(append([]string{root, "..", "shared"}, elem...)...)
 	if _, err := os.Stat(p); err != nil {
-		tb.Skipf("shared data %s is absent (%v): skipping the conformance test", p, err)
+		return "", fmt.Errorf("shared data %s is absent (%w)", p, err)
 	}
-	return p
+	return p, nil
 }
 
 func repoRoot() (string, bool) {
