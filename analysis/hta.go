@@ -48,9 +48,7 @@ func HTABreakdown(t *model.Trace, includeLast bool) []HTARank {
 }
 
 func htaRank(t *model.Trace, r int32, lo, hi int, includeLast bool) HTARank {
-	keep := htaKeep(t, lo, hi, includeLast)
-	accept := func(i int) bool { return keep == nil || keep[t.Events.Corr[i]] }
-	return rankBreakdown(t, r, lo, hi, accept, fractionalMicros(t, lo, hi))
+	return rankBreakdown(t, r, lo, hi, htaKeep(t, lo, hi, includeLast), fractionalMicros(t, lo, hi))
 }
 
 // BreakdownWhere is HTABreakdown's figures per rank over the GPU events
@@ -126,9 +124,11 @@ func htaFigures(r int32, all, comp, comm measure.Set) HTARank {
 	return h
 }
 
-// htaKeep returns the correlation ids of the CPU events HTA keeps, or nil
-// when it keeps everything (fewer than two distinct ProfilerSteps).
-func htaKeep(t *model.Trace, lo, hi int, includeLast bool) map[int64]bool {
+// htaKeep returns which GPU events of rank rows [lo, hi) HTA keeps: with
+// fewer than two distinct ProfilerSteps all, else those launched (by
+// correlation, Events.Launches) from CPU calls that start before the last
+// step (or no later than its end, includeLast).
+func htaKeep(t *model.Trace, lo, hi int, includeLast bool) func(i int) bool {
 	names := map[int32]bool{}
 	lastStart, lastEnd := int64(-1<<62), int64(-1<<62)
 	for i := lo; i < hi; i++ {
@@ -138,16 +138,13 @@ func htaKeep(t *model.Trace, lo, hi int, includeLast bool) map[int64]bool {
 		}
 	}
 	if len(names) < 2 {
-		return nil
+		return func(int) bool { return true }
 	}
-	keep := map[int64]bool{}
-	for i := lo; i < hi; i++ {
-		ts := t.Events.Start[i]
-		if !t.Events.Kind[i].OnGPU() && t.Events.Corr[i] >= 0 && (includeLast && ts <= lastEnd || !includeLast && ts < lastStart) {
-			keep[t.Events.Corr[i]] = true
-		}
+	launch := t.Events.Launches(lo, hi)
+	return func(i int) bool {
+		l := launch[i-lo]
+		return l >= 0 && (includeLast && t.Events.Start[l] <= lastEnd || !includeLast && t.Events.Start[l] < lastStart)
 	}
-	return keep
 }
 
 // fractionalMicros reports whether rank's GPU times have sub-microsecond

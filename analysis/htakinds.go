@@ -33,8 +33,7 @@ type HTAKernelType struct {
 // ranks; largest first.
 func HTAKernelTypes(t *model.Trace, includeLast bool) []HTAKernelType {
 	return kernelTypes(t, func(lo, hi int) (func(int) bool, bool) {
-		keep := htaKeep(t, lo, hi, includeLast)
-		return func(i int) bool { return keep == nil || keep[t.Events.Corr[i]] }, fractionalMicros(t, lo, hi)
+		return htaKeep(t, lo, hi, includeLast), fractionalMicros(t, lo, hi)
 	})
 }
 

@@ -34,6 +34,7 @@ func (s *sim) emit() *model.Trace {
 		e.rank(r)
 	}
 	e.t.Events.Sort()
+	e.t.Events.Link() // as ingest links what it reads
 	e.t.Counters.Sort()
 	return e.t
 }

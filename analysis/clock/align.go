@@ -91,16 +91,29 @@ func pairEdges(t *model.Trace, inst []Instance) []edge {
 }
 
 // pairDiffs lists, per (lowest member, other member), the end differences
-// end(other) − end(lowest) of every instance.
+// end(other) − end(lowest) of every instance, all in one backing array.
 func pairDiffs(t *model.Trace, inst []Instance) map[[2]int32][]int64 {
-	diffs := map[[2]int32][]int64{}
 	ev := &t.Events
+	count := map[[2]int32]int{}
+	total := 0
+	for _, in := range inst {
+		for _, e := range in.Events[1:] {
+			count[[2]int32{ev.Rank[in.Events[0]], ev.Rank[e]}]++
+		}
+		total += len(in.Events) - 1
+	}
+	buf := make([]int64, 0, total)
+	diffs := make(map[[2]int32][]int64, len(count))
 	for _, in := range inst {
 		e0 := in.Events[0]
 		end0 := ev.Start[e0] + ev.Dur[e0]
 		for _, e := range in.Events[1:] {
 			k := [2]int32{ev.Rank[e0], ev.Rank[e]}
-			diffs[k] = append(diffs[k], ev.Start[e]+ev.Dur[e]-end0)
+			d, ok := diffs[k]
+			if !ok {
+				d, buf = buf[len(buf):len(buf):len(buf)+count[k]], buf[:len(buf)+count[k]]
+			}
+			diffs[k] = append(d, ev.Start[e]+ev.Dur[e]-end0)
 		}
 	}
 	return diffs

@@ -7,57 +7,62 @@ import (
 )
 
 // collect turns complete groups into instances, in first-seen order.
-func collect(t *model.Trace, groups map[key]*pending, order []key, st *Stats) []Instance {
+func collect(t *model.Trace, keys []key, g groups, st *Stats) []Instance {
 	var out []Instance
-	for _, k := range order {
-		g := groups[k]
-		if g.bad || !complete(t, k, g) {
+	for k, key := range keys {
+		rows := g.of(k)
+		if doubled(t, rows) || !complete(t, key, rows) {
 			st.Dropped++
 			continue
 		}
-		out = append(out, instance(t, k, g))
+		out = append(out, instance(t, key, rows))
 	}
 	st.Instances = len(out)
 	return out
 }
 
+// doubled reports whether a rank has more than one kernel among rows
+// (which are ordered by rank).
+func doubled(t *model.Trace, rows []int32) bool {
+	for j := 1; j < len(rows); j++ {
+		if t.Events.Rank[rows[j]] == t.Events.Rank[rows[j-1]] {
+			return true
+		}
+	}
+	return false
+}
+
 // complete reports whether every expected member has exactly one kernel:
 // both ends of a p2p pair, or every member of the communicator (the ranks
 // seen, when the communicator lists none, provided they agree with the
-// recorded group size).
-func complete(t *model.Trace, k key, g *pending) bool {
+// recorded group size). rows are the group's kernels, one per rank.
+func complete(t *model.Trace, k key, rows []int32) bool {
+	ranks := t.Events.Rank
 	if k.a >= 0 {
-		return len(g.ranks) == 2 && slices.Contains(g.ranks, k.a) && slices.Contains(g.ranks, k.b)
+		return len(rows) == 2 && (ranks[rows[0]] == min(k.a, k.b) && ranks[rows[1]] == max(k.a, k.b))
 	}
 	members := t.Comms[k.comm].Members
 	if len(members) == 0 {
-		size := t.Colls.GroupSize[t.Events.Coll[g.events[0]]]
-		return len(g.ranks) >= 2 && (size < 0 || int(size) == len(g.ranks))
+		size := t.Colls.GroupSize[t.Events.Coll[rows[0]]]
+		return len(rows) >= 2 && (size < 0 || int(size) == len(rows))
 	}
-	if len(g.ranks) != len(members) || len(members) < 2 {
+	if len(rows) != len(members) || len(members) < 2 {
 		return false
 	}
-	for _, r := range g.ranks {
-		if _, ok := slices.BinarySearch(members, r); !ok {
+	for _, i := range rows {
+		if _, ok := slices.BinarySearch(members, ranks[i]); !ok {
 			return false
 		}
 	}
 	return true
 }
 
-func instance(t *model.Trace, k key, g *pending) Instance {
-	idx := make([]int, len(g.events))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int { return int(g.ranks[a]) - int(g.ranks[b]) })
-	evs := make([]int32, len(idx))
-	for i, j := range idx {
-		evs[i] = g.events[j]
-	}
+// instance is a complete group's instance; its kernels are ordered by
+// member rank already (byEnd).
+func instance(t *model.Trace, k key, rows []int32) Instance {
 	seq := k.seq
 	if seq < -1 {
 		seq = -2 - seq
 	}
-	return Instance{Comm: k.comm, Seq: seq, Op: t.Colls.Op[t.Events.Coll[evs[0]]], Events: evs}
+	return Instance{Comm: k.comm, Seq: seq, Op: t.Colls.Op[t.Events.Coll[rows[0]]], Events: rows}
 }

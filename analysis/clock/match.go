@@ -32,34 +32,30 @@ type rankKey struct {
 	rank int32
 }
 
-type pending struct {
-	events []int32
-	ranks  []int32
-	bad    bool
-}
-
 // MatchStats is Match that also reports what it dropped.
 func MatchStats(t *model.Trace) ([]Instance, Stats) {
 	var st Stats
-	groups := map[key]*pending{}
-	var order []key
+	idx := byEnd(t)
+	gid := make([]int32, len(idx)) // instance group of idx[n], -1 when none
+	ids := map[key]int32{}
+	var keys []key // by group id: first-seen order
 	counts := map[rankKey]int64{}
 	ls := &looseSet{}
-	ev := &t.Events
-	for _, i := range byEnd(t) {
-		k, ok := instanceKey(t, i, counts, ls, &st)
+	for n, i := range idx {
+		gid[n] = -1
+		k, ok := instanceKey(t, int(i), counts, ls, &st)
 		if !ok {
 			continue
 		}
-		g := groups[k]
-		if g == nil {
-			g = &pending{}
-			groups[k] = g
-			order = append(order, k)
+		g, seen := ids[k]
+		if !seen {
+			g = int32(len(keys))
+			ids[k] = g
+			keys = append(keys, k)
 		}
-		g.add(int32(i), ev.Rank[i])
+		gid[n] = g
 	}
-	inst := collect(t, groups, order, &st)
+	inst := collect(t, keys, groupRows(idx, gid, len(keys)), &st)
 	inst = append(inst, pairLoose(t, ls, inst, &st)...)
 	st.Instances = len(inst)
 	return inst, st
@@ -69,28 +65,58 @@ func MatchStats(t *model.Trace) ([]Instance, Stats) {
 // across members, so the end order is the same on every member while the
 // start order is not (a recv kernel may start long before an earlier one
 // on another stream ends).
-func byEnd(t *model.Trace) []int {
+func byEnd(t *model.Trace) []int32 {
 	ev := &t.Events
-	var idx []int
-	for i := 0; i < ev.Len(); i++ {
+	n := 0
+	for i := range ev.Kind {
 		if ev.Kind[i] == model.KindComm && ev.Coll[i] >= 0 {
-			idx = append(idx, i)
+			n++
 		}
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
+	idx := make([]int32, 0, n)
+	for i := range ev.Kind {
+		if ev.Kind[i] == model.KindComm && ev.Coll[i] >= 0 {
+			idx = append(idx, int32(i))
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int {
 		return cmp.Or(cmp.Compare(ev.Rank[a], ev.Rank[b]), cmp.Compare(ev.Start[a]+ev.Dur[a], ev.Start[b]+ev.Dur[b]))
 	})
 	return idx
 }
 
-func (g *pending) add(i, rank int32) {
-	if slices.Contains(g.ranks, rank) {
-		g.bad = true
-		return
-	}
-	g.events = append(g.events, i)
-	g.ranks = append(g.ranks, rank)
+// groups holds the rows of every instance group in one array: group g's
+// rows are rows[start[g]:start[g+1]], in byEnd order, so by rank.
+type groups struct {
+	start []int32
+	rows  []int32
 }
+
+// groupRows gathers idx[n] into group gid[n] (none when -1), keeping the
+// order of idx within each group.
+func groupRows(idx, gid []int32, n int) groups {
+	g := groups{start: make([]int32, n+1)}
+	for _, k := range gid {
+		if k >= 0 {
+			g.start[k+1]++
+		}
+	}
+	for k := range n {
+		g.start[k+1] += g.start[k]
+	}
+	g.rows = make([]int32, g.start[n])
+	next := slices.Clone(g.start[:n])
+	for j, k := range gid {
+		if k >= 0 {
+			g.rows[next[k]] = idx[j]
+			next[k]++
+		}
+	}
+	return g
+}
+
+// of returns group k's rows.
+func (g groups) of(k int) []int32 { return g.rows[g.start[k]:g.start[k+1]:g.start[k+1]] }
 
 // instanceKey returns the instance key of event i, counting its position
 // within (rank, key-without-seq) when no sequence number is known. Sends

@@ -13,22 +13,16 @@ import (
 // backward node (autograd::engine::evaluate_function: MmBackward0).
 const evaluateFunction = "autograd::engine::evaluate_function:"
 
-// launch is the CPU side of one kernel: when it was launched and whether
-// from a backward context.
-type launch struct {
-	start int64
-	bwd   bool
-}
-
-// launches maps rank r's correlation ids to their launch, and reports
-// whether the rank carries any autograd cue (an autograd engine thread or
-// an evaluate_function op). A launch is backward when it runs on the
-// autograd engine's thread (pt_autograd_<device>) or inside an
-// evaluate_function op of its own thread.
-func launches(t *model.Trace, r int32) (map[int64]launch, bool) {
+// launchContexts reports, for rank r's rows (entry i-lo for row i, lo its
+// first), which runtime calls launch from a backward context, and whether
+// the rank carries any autograd cue (an autograd engine thread or an
+// evaluate_function op). A launch is backward when it runs on the autograd
+// engine's thread (pt_autograd_<device>) or inside an evaluate_function op
+// of its own thread.
+func launchContexts(t *model.Trace, r int32) ([]bool, bool) {
 	lo, hi := t.Events.RankRange(r)
 	ends := map[int32]int64{} // per thread: end of the latest evaluate_function
-	out, cue := map[int64]launch{}, false
+	bwd, cue := make([]bool, hi-lo), false
 	for i := lo; i < hi; i++ {
 		k, st := t.Events.Kind[i], t.Events.Stream[i]
 		switch {
@@ -37,10 +31,10 @@ func launches(t *model.Trace, r int32) (map[int64]launch, bool) {
 		case k == model.KindRuntime && t.Events.Corr[i] >= 0:
 			grad := autogradThread(t, st)
 			cue = cue || grad
-			out[t.Events.Corr[i]] = launch{t.Events.Start[i], grad || t.Events.Start[i] < ends[st]}
+			bwd[i-lo] = grad || t.Events.Start[i] < ends[st]
 		}
 	}
-	return out, cue
+	return bwd, cue
 }
 
 // autogradThread reports whether stream st is the autograd engine's thread.
@@ -59,10 +53,10 @@ type item struct {
 // autogradOps cuts rank r's compute kernels into passes in launch order: a
 // pass ends where the launch context changes between forward and backward
 // or a PP transfer is launched; each pass spans its kernels on the GPU.
-func autogradOps(t *model.Trace, r int32, ls map[int64]launch) []Op {
+func autogradOps(t *model.Trace, r int32, bwd []bool) []Op {
 	var ops []Op
 	cur := Op{Phase: PhaseUnknown}
-	for _, it := range launchOrder(t, r, ls) {
+	for _, it := range launchOrder(t, r, bwd) {
 		if it.phase != cur.Phase && cur.Phase != PhaseUnknown {
 			ops = append(ops, cur)
 		}
@@ -84,24 +78,25 @@ func autogradOps(t *model.Trace, r int32, ls map[int64]launch) []Op {
 }
 
 // launchOrder lists rank r's launched compute kernels (with their phase)
-// and PP transfers, by launch time.
-func launchOrder(t *model.Trace, r int32, ls map[int64]launch) []item {
+// and PP transfers, by launch time; bwd is launchContexts'.
+func launchOrder(t *model.Trace, r int32, bwd []bool) []item {
 	lo, hi := t.Events.RankRange(r)
+	launch := t.Events.Launches(lo, hi)
 	var out []item
 	for i := lo; i < hi; i++ {
-		l, ok := ls[t.Events.Corr[i]]
-		if !ok || t.Events.Corr[i] < 0 {
+		l := launch[i-lo]
+		if l < 0 {
 			continue
 		}
 		switch k := t.Events.Kind[i]; {
 		case k == model.KindCompute:
 			ph := PhaseFwd
-			if l.bwd {
+			if bwd[int(l)-lo] {
 				ph = PhaseBwd
 			}
-			out = append(out, item{l.start, i, ph})
+			out = append(out, item{t.Events.Start[l], i, ph})
 		case k == model.KindComm && measure.AxisOf(t, i) == model.AxisPP:
-			out = append(out, item{l.start, i, PhaseUnknown})
+			out = append(out, item{t.Events.Start[l], i, PhaseUnknown})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b item) int { return cmp.Compare(a.at, b.at) })

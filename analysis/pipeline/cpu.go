@@ -15,14 +15,14 @@ func cpuToGPU(t *model.Trace, r int32, cpu []Op) []Op {
 	if len(cpu) == 0 {
 		return nil
 	}
-	gpu := kernelsByCorr(t, r)
 	lo, hi := t.Events.RankRange(r)
+	kernel := launchedKernels(t, lo, hi)
 	out := make([]Op, 0, len(cpu))
 	for _, op := range cpu {
 		g := Op{Phase: op.Phase, Micro: op.Micro, Chunk: op.Chunk, Start: 1 << 62, End: -1 << 62}
 		for i := firstAtOrAfter(t, lo, hi, op.Start); i < hi && t.Events.Start[i] < op.End; i++ {
-			k, ok := gpu[t.Events.Corr[i]]
-			if t.Events.Kind[i] != model.KindRuntime || !ok {
+			k := kernel[i-lo]
+			if t.Events.Kind[i] != model.KindRuntime || k < 0 {
 				continue
 			}
 			g.Start, g.End = min(g.Start, t.Events.Start[k]), max(g.End, t.Events.Start[k]+t.Events.Dur[k])
@@ -34,15 +34,21 @@ func cpuToGPU(t *model.Trace, r int32, cpu []Op) []Op {
 	return out
 }
 
-func kernelsByCorr(t *model.Trace, r int32) map[int64]int {
-	lo, hi := t.Events.RankRange(r)
-	m := map[int64]int{}
-	for i := lo; i < hi; i++ {
-		if t.Events.Kind[i] == model.KindCompute && t.Events.Corr[i] >= 0 {
-			m[t.Events.Corr[i]] = i
+// launchedKernels maps each runtime call of rows [lo, hi) (entry i-lo for
+// row i) to the last compute kernel it launched (Events.Launches), -1 when
+// none.
+func launchedKernels(t *model.Trace, lo, hi int) []int32 {
+	launch := t.Events.Launches(lo, hi)
+	kernel := make([]int32, hi-lo)
+	for i := range kernel {
+		kernel[i] = -1
+	}
+	for i, l := range launch {
+		if l >= 0 && t.Events.Kind[lo+i] == model.KindCompute {
+			kernel[int(l)-lo] = int32(lo + i)
 		}
 	}
-	return m
+	return kernel
 }
 
 func firstAtOrAfter(t *model.Trace, lo, hi int, ts int64) int {

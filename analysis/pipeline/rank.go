@@ -37,8 +37,8 @@ func ForRank(t *model.Trace, r int32, g Geometry) Rank {
 		return rk
 	}
 	rk.Links = links(ms)
-	if ls, cue := launches(t, r); cue {
-		if ops := autogradOps(t, r, ls); len(ops) > 0 {
+	if bwd, cue := launchContexts(t, r); cue {
+		if ops := autogradOps(t, r, bwd); len(ops) > 0 {
 			rk.Source, rk.Ops = FromAutograd, ops
 			return rk
 		}

@@ -60,38 +60,46 @@ func dropCutLast(t *model.Trace, s *Steps) {
 func cutShort(t *model.Trace, rank int32, w Window) bool {
 	ev := &t.Events
 	lo, hi := ev.RankRange(rank)
-	launched := launchedIn(t, lo, hi, w)
+	launch := ev.Launches(lo, hi)
+	a, state := launchesIn(t, lo, hi, w)
 	for i := lo; i < hi; i++ {
 		if !ev.Kind[i].OnGPU() || ev.Kind[i] == model.KindGPUAnnotation {
 			continue
 		}
-		seen, ok := launched[ev.Corr[i]]
-		if ok && !seen {
-			launched[ev.Corr[i]] = true
+		l := int(launch[i-lo]) - a
+		ok := l >= 0 && l < len(state) && state[l] != notLaunch
+		if ok {
+			state[l] = launchSeen
 		}
 		if (ok || ev.Corr[i] < 0 && inside(w, ev.Start[i])) && ev.Start[i]+ev.Dur[i] >= w.End {
 			return true
 		}
 	}
-	for _, seen := range launched {
-		if !seen {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(state, launchUnseen)
 }
 
-// launchedIn maps the correlation ids of the launches in w (rows [lo, hi))
-// to false: not yet seen on the GPU.
-func launchedIn(t *model.Trace, lo, hi int, w Window) map[int64]bool {
+// The states of a row of a window in cutShort.
+const (
+	notLaunch    = iota // no launch
+	launchUnseen        // a launch whose GPU work is not seen yet
+	launchSeen          // a launch whose GPU work is seen
+)
+
+// launchesIn returns the first row a of rank rows [lo, hi) that starts in
+// w and a state per row from a on that starts in w: launchUnseen for the
+// launches (runtime calls with a correlation id that launch GPU work).
+func launchesIn(t *model.Trace, lo, hi int, w Window) (int, []uint8) {
 	ev := &t.Events
-	launched := map[int64]bool{}
-	for i := lo; i < hi; i++ {
-		if ev.Kind[i] == model.KindRuntime && ev.Corr[i] >= 0 && inside(w, ev.Start[i]) && isLaunch(t.Name(i)) {
-			launched[ev.Corr[i]] = false
+	a, _ := slices.BinarySearch(ev.Start[lo:hi], w.Start)
+	b, _ := slices.BinarySearch(ev.Start[lo:hi], w.End)
+	state := make([]uint8, b-a)
+	for j := range state {
+		i := lo + a + j
+		if ev.Kind[i] == model.KindRuntime && ev.Corr[i] >= 0 && isLaunch(t.Name(i)) {
+			state[j] = launchUnseen
 		}
 	}
-	return launched
+	return lo + a, state
 }
 
 func inside(w Window, x int64) bool { return x >= w.Start && x < w.End }

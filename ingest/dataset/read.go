@@ -62,6 +62,7 @@ func read(dir string, m Manifest, ranks []int32, partial bool) (*model.Trace, er
 	if err := readCounters(dir, t, ranks); err != nil {
 		return nil, fmt.Errorf("reading dataset: %w", err)
 	}
+	t.Events.Link()
 	return t, nil
 }
 

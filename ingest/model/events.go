@@ -17,6 +17,8 @@ type Events struct {
 	Iter   []int32 // iteration (ProfilerStep#N), -1 when unknown
 	Micro  []int32 // microbatch, -1 when unknown
 	Coll   []int32 // index into Trace.Colls, -1 when the event carries no collective
+
+	launch []int32 // the kernel ↔ launch link (Link, Launches), nil until linked
 }
 
 // Event is one row of Events, for building and reading single events.
@@ -68,6 +70,7 @@ func (ev *Events) Set(i int, e Event) {
 	ev.Rank[i], ev.Stream[i], ev.Kind[i], ev.Name[i] = e.Rank, e.Stream, e.Kind, e.Name
 	ev.Start[i], ev.Dur[i], ev.Corr[i] = e.Start, e.Dur, e.Corr
 	ev.Iter[i], ev.Micro[i], ev.Coll[i] = e.Iter, e.Micro, e.Coll
+	ev.launch = nil
 }
 
 // Grow makes room for n more events.
@@ -113,6 +116,7 @@ func (ev *Events) permute(perm []int32) {
 	ev.Iter = gather(ev.Iter, perm)
 	ev.Micro = gather(ev.Micro, perm)
 	ev.Coll = gather(ev.Coll, perm)
+	ev.launch = nil
 }
 
 func gather[T any](s []T, perm []int32) []T {

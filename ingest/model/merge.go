@@ -14,8 +14,8 @@ func (e *DuplicateRankError) Error() string {
 }
 
 // Merge combines traces (typically one per rank file) into one, remapping
-// string, stream, communicator, collective and source indices, and sorts the
-// events. Two inputs holding events of the same rank give a
+// string, stream, communicator, collective and source indices, sorts the
+// events and links kernels to their launches (Events.Link). Two inputs holding events of the same rank give a
 // *DuplicateRankError naming both sources; inputs that only describe a rank
 // (an NCCL log naming its host, say) fill in the fields still unknown.
 // Communicators with equal IDs are unioned, equal World declarations
@@ -36,6 +36,9 @@ func Merge(parts ...*Trace) (*Trace, error) {
 			}
 		}
 		p.merged = markOf(p)
+		if !p.Events.Linked() {
+			p.Events.Link()
+		}
 		return p, nil
 	}
 	out := &Trace{}
@@ -61,6 +64,7 @@ func Merge(parts ...*Trace) (*Trace, error) {
 	}
 	out.Events.sortRuns(append(runs, out.Events.Len()))
 	out.Counters.Sort()
+	out.Events.Link()
 	out.merged = markOf(out)
 	return out, nil
 }

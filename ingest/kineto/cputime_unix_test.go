@@ -1,0 +1,19 @@
+//go:build unix
+
+package kineto
+
+import (
+	"syscall"
+	"time"
+)
+
+// cpuTime is the CPU time this process has used (user and system, every
+// thread): the benchmarks' per-core figures do not depend on how busy the
+// machine is.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,107 @@
+package model
+
+import (
+	"cmp"
+	"slices"
+)
+
+// The kernel ↔ launch link: a GPU event (kernel, memcpy, memset, GPU
+// annotation) is launched by the runtime call of the same rank with the same
+// correlation id (Events.Corr). Link computes that join once, as a column
+// beside the others; Launches reads it.
+
+// Link sets the launch column: for every GPU event with a correlation id,
+// the row of the runtime call of its rank with the same id (the last such
+// row when several share it), else -1. Merge links its output; Link again
+// after changing the Rank, Kind or Corr of rows in place (Sort and Set drop
+// the column, so Launches computes it until then).
+func (ev *Events) Link() {
+	out := make([]int32, ev.Len())
+	ev.linkRange(out, 0, ev.Len())
+	ev.launch = out
+}
+
+// Linked reports whether the launch column is set for every row.
+func (ev *Events) Linked() bool { return ev.launch != nil && len(ev.launch) == ev.Len() }
+
+// Launches returns the launch column (see Link) of rows [lo, hi): entry
+// i-lo is the launching row of row i, -1 when none. Rows are linked only to
+// rows of the same run of equal ranks inside [lo, hi), so pass whole ranks
+// (RankRange). The slice is the column itself once linked (do not modify
+// it), else computed for the call.
+func (ev *Events) Launches(lo, hi int) []int32 {
+	if ev.Linked() {
+		return ev.launch[lo:hi:hi]
+	}
+	out := make([]int32, hi-lo)
+	ev.linkRange(out, lo, hi)
+	return out
+}
+
+// linkRange links rows [lo, hi) into dst (entry i-lo for row i), one run of
+// equal ranks at a time.
+func (ev *Events) linkRange(dst []int32, lo, hi int) {
+	var rt []int32
+	for a := lo; a < hi; {
+		b := a + 1
+		for b < hi && ev.Rank[b] == ev.Rank[a] {
+			b++
+		}
+		rt = ev.runtimeByCorr(rt[:0], a, b)
+		ev.linkRun(dst[a-lo:b-lo], a, b, rt)
+		a = b
+	}
+}
+
+// runtimeByCorr appends the runtime rows of [lo, hi) that carry a
+// correlation id to rt, ordered by id and, among equal ids, by row.
+func (ev *Events) runtimeByCorr(rt []int32, lo, hi int) []int32 {
+	sorted := true
+	for i := lo; i < hi; i++ {
+		if ev.Kind[i] != KindRuntime || ev.Corr[i] < 0 {
+			continue
+		}
+		if n := len(rt); n > 0 && ev.Corr[rt[n-1]] > ev.Corr[i] {
+			sorted = false
+		}
+		rt = append(rt, int32(i))
+	}
+	if !sorted {
+		sortByCorr(rt, ev.Corr)
+	}
+	return rt
+}
+
+// linkRun sets dst[i-lo] for the rows [lo, hi) of one rank; rt is that
+// rank's runtime rows by correlation id.
+func (ev *Events) linkRun(dst []int32, lo, hi int, rt []int32) {
+	for i := lo; i < hi; i++ {
+		dst[i-lo] = -1
+		if c := ev.Corr[i]; c >= 0 && ev.Kind[i].OnGPU() {
+			dst[i-lo] = lastWithCorr(rt, ev.Corr, c)
+		}
+	}
+}
+
+// lastWithCorr returns the last row of rt (sorted by corr) whose id is c,
+// or -1.
+func lastWithCorr(rt []int32, corr []int64, c int64) int32 {
+	lo, hi := 0, len(rt) // first index with corr > c
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if corr[rt[m]] <= c {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == 0 || corr[rt[lo-1]] != c {
+		return -1
+	}
+	return rt[lo-1]
+}
+
+// sortByCorr orders rows by correlation id, stably (equal ids keep row order).
+func sortByCorr(rows []int32, corr []int64) {
+	slices.SortStableFunc(rows, func(a, b int32) int { return cmp.Compare(corr[a], corr[b]) })
+}

@@ -1,0 +1,94 @@
+package model
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestLinkEqualsMapJoin checks the launch column against the join by a map
+// per rank (correlation id → the last runtime row with it) on random sorted
+// events: ids repeat, runtime ids come in and out of order, every kind
+// carries ids.
+func TestLinkEqualsMapJoin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		ev := randomLinkEvents(rng, trial%2 == 0)
+		want := mapJoin(&ev)
+		unlinked := ev.Launches(0, ev.Len())
+		ev.Link()
+		if got := ev.Launches(0, ev.Len()); !slices.Equal(got, want) || !slices.Equal(unlinked, want) {
+			t.Fatalf("trial %d: linked %v, unlinked %v, want %v", trial, got, unlinked, want)
+		}
+		if lo, hi := ev.RankRange(2); !slices.Equal(ev.Launches(lo, hi), want[lo:hi]) {
+			t.Fatalf("trial %d: rank 2's launches differ from the whole trace's", trial)
+		}
+	}
+}
+
+// TestLinkDroppedOnReorder: sorting or overwriting a row invalidates the
+// column, and Launches then computes the new rows' links.
+func TestLinkDroppedOnReorder(t *testing.T) {
+	var ev Events
+	k := NewEvent(0, KindCompute, 1, 10, 5)
+	k.Corr = 7
+	r := NewEvent(0, KindRuntime, 2, 5, 1)
+	r.Corr = 7
+	ev.Append(k)
+	ev.Append(r)
+	ev.Link()
+	if got := ev.Launches(0, 2); !slices.Equal(got, []int32{1, -1}) {
+		t.Fatalf("before sort: %v", got)
+	}
+	ev.Sort() // the runtime call starts first: rows swap
+	if ev.Linked() {
+		t.Fatal("Sort kept a stale launch column")
+	}
+	if got := ev.Launches(0, 2); !slices.Equal(got, []int32{-1, 0}) {
+		t.Fatalf("after sort: %v", got)
+	}
+	ev.Link()
+	r.Corr = 8
+	ev.Set(0, r)
+	if ev.Linked() || ev.Launches(0, 2)[1] != -1 {
+		t.Fatal("Set kept a stale launch column")
+	}
+}
+
+func randomLinkEvents(rng *rand.Rand, ordered bool) Events {
+	var ev Events
+	kinds := Kinds()
+	for rank := range int32(4) {
+		for i := range rng.IntN(40) {
+			e := NewEvent(rank, kinds[rng.IntN(len(kinds))], 1, int64(i), 1)
+			if rng.IntN(4) > 0 {
+				e.Corr = int64(rng.IntN(20))
+				if ordered {
+					e.Corr = int64(i / 3)
+				}
+			}
+			ev.Append(e)
+		}
+	}
+	return ev
+}
+
+func mapJoin(ev *Events) []int32 {
+	out := make([]int32, ev.Len())
+	byRank := map[int32]map[int64]int32{}
+	for i := range ev.Len() {
+		if ev.Kind[i] == KindRuntime && ev.Corr[i] >= 0 {
+			if byRank[ev.Rank[i]] == nil {
+				byRank[ev.Rank[i]] = map[int64]int32{}
+			}
+			byRank[ev.Rank[i]][ev.Corr[i]] = int32(i)
+		}
+	}
+	for i := range out {
+		out[i] = -1
+		if r, ok := byRank[ev.Rank[i]][ev.Corr[i]]; ok && ev.Kind[i].OnGPU() && ev.Corr[i] >= 0 {
+			out[i] = r
+		}
+	}
+	return out
+}
