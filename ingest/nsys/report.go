@@ -28,7 +28,8 @@ type builder struct {
 	mem      []memRow // device memory rows, until ranks are known
 	nvtxRows int
 	skipRows map[string]int64
-	badTime  error // the first row whose times leave the limits (times.go)
+	texts    map[string]string // NVTX texts read, each kept once (cpu.go)
+	badTime  error             // the first row whose times leave the limits (times.go)
 }
 
 type streamKey struct {
@@ -52,7 +53,7 @@ func readReport(path string, maxMem int64) (*builder, error) {
 		return nil, &source.FileError{Path: path, Offset: -1, Err: fmt.Errorf(
 			"%s lacks one of the columns %v, present in every export of nsys 2024.1 to 2026.1 (schema 3.x): re-export with a newer nsys", kernelTable, kernelColumns)}
 	}
-	b := &builder{path: path, d: d, tr: &model.Trace{}, streams: map[streamKey]int32{}, gpuPIDs: map[int32]int{}, skipRows: map[string]int64{}}
+	b := &builder{path: path, d: d, tr: &model.Trace{}, streams: map[streamKey]int32{}, gpuPIDs: map[int32]int{}, skipRows: map[string]int64{}, texts: map[string]string{}}
 	if err := b.read(); err != nil {
 		return nil, &source.FileError{Path: path, Offset: -1, Err: err}
 	}
