@@ -138,7 +138,7 @@ func keepRead(bs []*builder, errs []error, paths []string, opts source.Options) 
 		ok = append(ok, b)
 	}
 	if len(ok) == 0 {
-		return nil, nil, errors.Join(errs...)
+		return nil, skips, errors.Join(errs...) // the skips for ReadShard, where other shards may read
 	}
 	return ok, skips, nil
 }
