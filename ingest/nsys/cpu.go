@@ -22,7 +22,6 @@ func (b *builder) readRuntime() error {
 		return nil
 	}
 	names := map[int64]int32{}
-	b.grow(t)
 	return b.d.each(`SELECT start, end, globalTid, correlationId, nameId FROM `+t, func(s *sqlite3.Stmt) {
 		sid := s.ColumnInt64(4)
 		name, ok := names[sid]
@@ -75,7 +74,7 @@ func (b *builder) readNVTX() error {
 		return nil
 	}
 	domains := map[int64]string{}
-	var recs []nvtxRec
+	recs := make([]nvtxRec, 0, min(b.nvtxBound, 1<<20)) // a bound, not a count: capped
 	err := b.d.each(b.nvtxQuery(), func(s *sqlite3.Stmt) {
 		switch typ := s.ColumnInt64(2); typ {
 		case nvtxDomainCreate:

@@ -14,22 +14,23 @@ import (
 // builder reads one export into a trace whose Rank columns hold process
 // ids until the ranks of every report are known.
 type builder struct {
-	path     string
-	d        *db
-	meta     meta
-	strs     stringTable
-	base     int64 // added to every timestamp: the session start in epoch ns
-	tr       *model.Trace
-	streams  map[streamKey]int32
-	gpuPIDs  map[int32]int // process -> GPU events
-	nccl     []ncclRange
-	inits    []commInit
-	colls    []pendColl
-	mem      []memRow // device memory rows, until ranks are known
-	nvtxRows int
-	skipRows map[string]int64
-	texts    map[string]string // NVTX texts read, each kept once (cpu.go)
-	badTime  error             // the first row whose times leave the limits (times.go)
+	path      string
+	d         *db
+	meta      meta
+	strs      stringTable
+	base      int64 // added to every timestamp: the session start in epoch ns
+	tr        *model.Trace
+	streams   map[streamKey]int32
+	gpuPIDs   map[int32]int // process -> GPU events
+	nccl      []ncclRange
+	inits     []commInit
+	colls     []pendColl
+	mem       []memRow // device memory rows, until ranks are known
+	nvtxRows  int
+	skipRows  map[string]int64
+	texts     map[string]string // NVTX texts read, each kept once (cpu.go)
+	nvtxBound int               // NVTX_EVENTS's largest rowid (grow)
+	badTime   error             // the first row whose times leave the limits (times.go)
 }
 
 type streamKey struct {
@@ -81,6 +82,7 @@ func (b *builder) read() error {
 	if !b.meta.normalized {
 		b.base = b.meta.sessionNs
 	}
+	b.nvtxBound = b.grow()
 	steps := []struct {
 		what string
 		f    func() error
