@@ -35,7 +35,7 @@ type ShardInfo struct {
 
 // ShardComm is one communicator as a shard's reports know it.
 type ShardComm struct {
-	ID      uint64          `json:"id"`
+	ID      uint64          `json:"id,string"`         // NCCL's commHash, as a string: JSON readers other than Go lose digits past 2^53
 	NRanks  int32           `json:"nranks"`            // -1 when no creation payload says
 	Members map[int32]int32 `json:"members,omitempty"` // rank within the communicator -> global rank
 	Users   []int32         `json:"users,omitempty"`   // global ranks whose kernels used it
