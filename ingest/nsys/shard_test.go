@@ -2,10 +2,15 @@ package nsys
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/samples/nsysw"
 	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
@@ -32,5 +37,64 @@ func TestShardNeedsRanksFromEachReport(t *testing.T) {
 	}
 	if len(tr.Ranks) != 1 || tr.Ranks[0].Rank != 6 || tr.Events.Len() != want.Events.Len() || tr.Ranks[0].ClockBase != want.Ranks[0].ClockBase {
 		t.Fatalf("joined %d events, ranks %+v; want %d events, ranks %+v", tr.Events.Len(), tr.Ranks, want.Events.Len(), want.Ranks)
+	}
+}
+
+// TestJoinEqualsRead: the shards of a job joined in memory equal Read of
+// all its files, column for column, skip records in order included: four
+// generated per-rank exports, a file that is no database, a report beside
+// its export (in another shard than the export), a single-process export
+// numbered by the --rank-map; in 1 to 7 shards.
+func TestJoinEqualsRead(t *testing.T) {
+	paths, err := nsysw.Write(t.TempDir(), tinyJob(), nsysw.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "report_rank9.sqlite")
+	os.WriteFile(bad, []byte("not a database at all"), 0o644)
+	src := shared.Dir(t, "traces", "nsys")
+	for _, name := range []string{"NVIDIA-Fuser_report1.nsys-rep", "NVIDIA-Fuser_report1.sqlite"} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name), b, 0o644)
+		paths = append(paths, filepath.Join(dir, name))
+	}
+	paths = append(paths[:2], append([]string{bad}, paths[2:]...)...)
+	t.Setenv("PATH", t.TempDir()) // no nsys
+	opts := source.Options{RankMap: map[string]int32{"NVIDIA-Fuser_report1.sqlite": 6}}
+	want, err := Read(context.Background(), paths, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 7; n++ {
+		shards := make([]*Shard, n)
+		for k := range n {
+			if shards[k], err = ReadShard(context.Background(), paths, k, n, opts); err != nil {
+				t.Fatalf("shard %d/%d: %v", k, n, err)
+			}
+		}
+		got, err := Join(shards)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameTrace(t, n, got, want)
+	}
+}
+
+func sameTrace(t *testing.T, n int, got, want *model.Trace) {
+	t.Helper()
+	for _, c := range []struct {
+		what      string
+		got, want any
+	}{{"events", got.Events, want.Events}, {"ranks", got.Ranks, want.Ranks}, {"streams", got.Streams, want.Streams},
+		{"comms", got.Comms, want.Comms}, {"collectives", got.Colls, want.Colls}, {"counters", got.Counters, want.Counters},
+		{"names", got.Names.All(), want.Names.All()}, {"skipped", got.Skipped, want.Skipped}, {"sources", got.Sources, want.Sources},
+		{"world", got.World, want.World}} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%d shards: the joined %s differ from Read's:\n got %+v\nwant %+v", n, c.what, c.got, c.want)
+		}
 	}
 }
