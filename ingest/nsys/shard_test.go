@@ -41,10 +41,11 @@ func TestShardNeedsRanksFromEachReport(t *testing.T) {
 }
 
 // TestJoinEqualsRead: the shards of a job joined in memory equal Read of
-// all its files, column for column, skip records in order included: four
-// generated per-rank exports, a file that is no database, a report beside
-// its export (in another shard than the export), a single-process export
-// numbered by the --rank-map; in 1 to 7 shards.
+// all its files, column for column, skip records in order included: a
+// real report beside its export (the export numbered by the --rank-map,
+// with skip records of its own, before which Read lists the failed files),
+// four generated per-rank exports and a file that is no database; in 1 to
+// 7 shards (the report and its export fall in different shards).
 func TestJoinEqualsRead(t *testing.T) {
 	paths, err := nsysw.Write(t.TempDir(), tinyJob(), nsysw.Options{})
 	if err != nil {
@@ -62,7 +63,11 @@ func TestJoinEqualsRead(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, name), b, 0o644)
 		paths = append(paths, filepath.Join(dir, name))
 	}
-	paths = append(paths[:2], append([]string{bad}, paths[2:]...)...)
+	n := len(paths) // the real report and export first (the export has skip records), the bad file second among the rest
+	paths = append([]string{paths[n-2], paths[n-1], paths[0], bad}, paths[1:n-2]...)
+	if len(want0(t, paths[1]).Skipped) == 0 {
+		t.Fatal("the first export has no skip records: the test would not see where the failed files go")
+	}
 	t.Setenv("PATH", t.TempDir()) // no nsys
 	opts := source.Options{RankMap: map[string]int32{"NVIDIA-Fuser_report1.sqlite": 6}}
 	want, err := Read(context.Background(), paths, opts)
@@ -82,6 +87,15 @@ func TestJoinEqualsRead(t *testing.T) {
 		}
 		sameTrace(t, n, got, want)
 	}
+}
+
+func want0(t *testing.T, path string) *model.Trace {
+	t.Helper()
+	tr, err := Read(context.Background(), []string{path}, source.Options{RankMap: map[string]int32{filepath.Base(path): 6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }
 
 func sameTrace(t *testing.T, n int, got, want *model.Trace) {
