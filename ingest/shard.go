@@ -13,6 +13,7 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/kineto"
 	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/nsys"
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
@@ -22,10 +23,15 @@ const ShardFile = "shard.json"
 
 // shardMeta is the content of shard.json.
 type shardMeta struct {
-	Shard  int                `json:"shard"`
-	Of     int                `json:"of"`
+	Shard int `json:"shard"`
+	Of    int `json:"of"`
+	// Format is the format the shards read: "" for Kineto traces, "nsys"
+	// for Nsight Systems exports.
+	Format string             `json:"format,omitempty"`
 	Files  []kineto.FileLists `json:"files"`            // the Kineto files read, in order, with their process groups' rank lists
 	Failed []model.Skip       `json:"failed,omitempty"` // Kineto files that could not be read
+	// Nsys is what the join of nsys shards needs (Format "nsys").
+	Nsys *nsys.ShardInfo `json:"nsys,omitempty"`
 	// Trailing are the skip records of the inputs no format claims and of
 	// the walk (shard 0 only): the unsharded load lists them last.
 	Trailing []model.Skip `json:"trailing,omitempty"`
@@ -49,10 +55,11 @@ func ShardDir(root string, k int) string {
 
 // IngestShard reads shard k of n of the Kineto traces among paths (the
 // k-th of n contiguous blocks of the sorted files, so that the shards in
-// order hold the files in the order one load reads them) and writes it as
-// a dataset in ShardDir(root, k), with shard.json. Files of other formats
-// are not read (a warning says so): give them to analyze beside the
-// sharded dataset. It returns the shard's trace.
+// order hold the files in the order one load reads them), or of the nsys
+// exports when there is no Kineto trace, and writes it as a dataset in
+// ShardDir(root, k), with shard.json. Files of other formats are not read
+// (a warning says so): give them to analyze beside the sharded dataset. It
+// returns the shard's trace.
 func IngestShard(ctx context.Context, paths []string, opts source.Options, k, n int, root string, m dataset.Manifest) (*model.Trace, error) {
 	in, err := expand(paths)
 	if err != nil {
@@ -60,32 +67,67 @@ func IngestShard(ctx context.Context, paths []string, opts source.Options, k, n 
 	}
 	groups, skipped := sniffAll(in.files, Formats())
 	warnSkips(opts, paths, skipped.Skipped, in.skipped)
-	warnOthers(opts, groups)
-	files := groups[kineto.Format.Name]
-	if len(files) == 0 {
-		return nil, fmt.Errorf("shard %d/%d: no Kineto trace among the inputs", k, n)
+	format := shardFormat(groups)
+	if format == "" {
+		return nil, fmt.Errorf("shard %d/%d: no Kineto trace or nsys export among the inputs", k, n)
 	}
-	mine := files[k*len(files)/n : (k+1)*len(files)/n]
+	warnOthers(opts, groups, format)
 	meta := shardMeta{Shard: k, Of: n}
 	if k == 0 {
 		meta.Trailing = append(skipped.Skipped, in.skipped...)
 	}
-	t := &model.Trace{}
-	if len(mine) > 0 {
-		sh, err := kineto.ReadShard(ctx, mine, opts, len(files))
-		if err != nil {
-			return nil, fmt.Errorf("shard %d/%d: %w", k, n, err)
-		}
-		t, meta.Files, meta.Failed = sh.Trace, sh.Files, sh.Failed
+	read := readKinetoShard
+	if format == nsysFormat {
+		read = readNsysShard
+	}
+	t, err := read(ctx, groups[format], opts, k, n, &meta)
+	if err != nil {
+		return nil, fmt.Errorf("shard %d/%d: %w", k, n, err)
 	}
 	return t, writeShard(ShardDir(root, k), t, meta, m)
 }
 
+// nsysFormat is the name of the nsys exports' format.
+const nsysFormat = "nsys"
+
+// shardFormat is the format a shard reads: Kineto traces when there are
+// any, else nsys exports; "" when neither.
+func shardFormat(groups map[string][]string) string {
+	for _, f := range []string{kineto.Format.Name, nsysFormat} {
+		if len(groups[f]) > 0 {
+			return f
+		}
+	}
+	return ""
+}
+
+func readKinetoShard(ctx context.Context, files []string, opts source.Options, k, n int, meta *shardMeta) (*model.Trace, error) {
+	mine := files[k*len(files)/n : (k+1)*len(files)/n]
+	if len(mine) == 0 {
+		return &model.Trace{}, nil
+	}
+	sh, err := kineto.ReadShard(ctx, mine, opts, len(files))
+	if err != nil {
+		return nil, err
+	}
+	meta.Files, meta.Failed = sh.Files, sh.Failed
+	return sh.Trace, nil
+}
+
+func readNsysShard(ctx context.Context, files []string, opts source.Options, k, n int, meta *shardMeta) (*model.Trace, error) {
+	sh, err := nsys.ReadShard(ctx, files, k, n, opts)
+	if err != nil {
+		return nil, err
+	}
+	meta.Format, meta.Nsys = nsysFormat, &sh.Info
+	return sh.Trace, nil
+}
+
 // warnOthers names the formats a shard does not read.
-func warnOthers(opts source.Options, groups map[string][]string) {
+func warnOthers(opts source.Options, groups map[string][]string, read string) {
 	for name, files := range groups {
-		if name != kineto.Format.Name {
-			warn(opts, fmt.Sprintf("--shard reads Kineto traces only: %d %s files not read (give them to analyze beside the dataset)", len(files), name))
+		if name != read && len(files) > 0 {
+			warn(opts, fmt.Sprintf("--shard reads one timeline format (Kineto traces, else nsys exports): %d %s files not read (give them to analyze beside the dataset)", len(files), name))
 		}
 	}
 }
@@ -127,21 +169,42 @@ func readSharded(root string) (*model.Trace, []model.Skip, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	shards := make([]*kineto.Shard, len(metas))
+	traces := make([]*model.Trace, len(metas))
 	var trailing []model.Skip
 	for k, meta := range metas {
-		t, _, err := dataset.Read(ShardDir(root, k))
-		if err != nil {
+		if traces[k], _, err = dataset.Read(ShardDir(root, k)); err != nil {
 			return nil, nil, fmt.Errorf("shard %d/%d: %w", k, len(metas), err)
 		}
-		shards[k] = &kineto.Shard{Trace: t, Files: meta.Files, Failed: meta.Failed}
 		trailing = append(trailing, meta.Trailing...)
 	}
-	t, err := kineto.Join(shards)
+	join := joinKineto
+	if metas[0].Format == nsysFormat {
+		join = joinNsys
+	}
+	t, err := join(traces, metas)
 	if err != nil {
 		return nil, nil, fmt.Errorf("joining the shards of %s: %w", root, err)
 	}
 	return t, trailing, nil
+}
+
+func joinKineto(traces []*model.Trace, metas []shardMeta) (*model.Trace, error) {
+	shards := make([]*kineto.Shard, len(metas))
+	for k, meta := range metas {
+		shards[k] = &kineto.Shard{Trace: traces[k], Files: meta.Files, Failed: meta.Failed}
+	}
+	return kineto.Join(shards)
+}
+
+func joinNsys(traces []*model.Trace, metas []shardMeta) (*model.Trace, error) {
+	shards := make([]*nsys.Shard, len(metas))
+	for k, meta := range metas {
+		if meta.Nsys == nil {
+			return nil, fmt.Errorf("shard %d has no nsys part in its %s", k, ShardFile)
+		}
+		shards[k] = &nsys.Shard{Trace: traces[k], Info: *meta.Nsys}
+	}
+	return nsys.Join(shards)
 }
 
 // shardMetas reads shard.json of shards 0..N-1 and checks that all are there.
@@ -153,7 +216,7 @@ func shardMetas(root string) ([]shardMeta, error) {
 			return nil, fmt.Errorf("sharded dataset %s: shard %d is missing or incomplete: %w", root, k, err)
 		}
 		var m shardMeta
-		if err := json.Unmarshal(b, &m); err != nil || m.Shard != k || m.Of < 1 || len(metas) > 0 && m.Of != metas[0].Of {
+		if err := json.Unmarshal(b, &m); err != nil || m.Shard != k || m.Of < 1 || len(metas) > 0 && (m.Of != metas[0].Of || m.Format != metas[0].Format) {
 			return nil, fmt.Errorf("sharded dataset %s: %s of shard %d is not valid (%v)", root, ShardFile, k, err)
 		}
 		metas = append(metas, m)

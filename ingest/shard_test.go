@@ -12,6 +12,7 @@ import (
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/samples/nsysw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
@@ -43,6 +44,44 @@ func TestShardedEqualsUnsharded(t *testing.T) {
 		want := resultJSON(t, dir)
 		for _, n := range c.shards {
 			t.Run(fmt.Sprintf("%s-%dranks-%dshards", c.scenario, cfg.World(), n), func(t *testing.T) {
+				root := filepath.Join(t.TempDir(), "ds")
+				for k := range n {
+					if _, err := ingest.IngestShard(context.Background(), []string{dir}, source.Options{}, k, n, root, dataset.Manifest{Tool: "test"}); err != nil {
+						t.Fatalf("shard %d/%d: %v", k, n, err)
+					}
+				}
+				if got := resultJSON(t, root); !bytes.Equal(got, want) {
+					t.Fatalf("the sharded Result differs from the unsharded one (%d vs %d bytes)", len(got), len(want))
+				}
+			})
+		}
+	}
+}
+
+// TestShardedNsysEqualsUnsharded does the same for jobs written as nsys
+// exports: one per rank and one per node, with and without the
+// communicator creation ranges (members then come from the ranks seen
+// using a communicator, peers from their order), and with more shards
+// than some shards have files.
+func TestShardedNsysEqualsUnsharded(t *testing.T) {
+	cases := []struct {
+		scenario string
+		opts     nsysw.Options
+		shards   []int
+	}{
+		{"default", nsysw.Options{}, []int{1, 3, 16}},
+		{"default", nsysw.Options{PerNode: true}, []int{2, 5}},
+		{"p2p-nometa", nsysw.Options{NoCommInit: true}, []int{4}},
+		{"big-64", nsysw.Options{Dialect: nsysw.DialectReal}, []int{7}},
+	}
+	for _, c := range cases {
+		dir := t.TempDir()
+		if _, err := nsysw.WriteDir(dir, sampletest.Job(t, c.scenario), c.opts); err != nil {
+			t.Fatal(err)
+		}
+		want := resultJSON(t, dir)
+		for _, n := range c.shards {
+			t.Run(fmt.Sprintf("%s-%+v-%dshards", c.scenario, c.opts, n), func(t *testing.T) {
 				root := filepath.Join(t.TempDir(), "ds")
 				for k := range n {
 					if _, err := ingest.IngestShard(context.Background(), []string{dir}, source.Options{}, k, n, root, dataset.Manifest{Tool: "test"}); err != nil {

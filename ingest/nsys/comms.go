@@ -22,15 +22,27 @@ type commTable struct {
 // collective's communicator, group size and global peer rank.
 func resolveComms(bs []*builder, opts source.Options) {
 	ct := buildCommTable(bs)
-	ct.ordered = orderedComms(ct, bs)
+	ct.ordered = orderedComms(ct, collsOf(bs))
 	for _, b := range bs {
-		b.applyComms(ct)
+		applyComms(b.tr, b.colls, ct)
 		b.noteMissingComms(opts)
 	}
 }
 
+func collsOf(bs []*builder) [][]pendColl {
+	out := make([][]pendColl, len(bs))
+	for i, b := range bs {
+		out[i] = b.colls
+	}
+	return out
+}
+
+func newCommTable() commTable {
+	return commTable{byRank: map[uint64]map[int32]int32{}, nranks: map[uint64]int32{}, users: map[uint64]map[int32]bool{}, present: map[int32]bool{}}
+}
+
 func buildCommTable(bs []*builder) commTable {
-	ct := commTable{byRank: map[uint64]map[int32]int32{}, nranks: map[uint64]int32{}, users: map[uint64]map[int32]bool{}, present: map[int32]bool{}}
+	ct := newCommTable()
 	for _, b := range bs {
 		for _, r := range b.tr.Ranks {
 			ct.present[r.Rank] = true
@@ -89,14 +101,16 @@ func (ct commTable) members(c uint64) []int32 {
 	return out
 }
 
-func (b *builder) applyComms(ct commTable) {
-	for _, pc := range b.colls {
+// applyComms gives the collectives of tr their communicator (with its
+// members), group size and global peer.
+func applyComms(tr *model.Trace, colls []pendColl, ct commTable) {
+	for _, pc := range colls {
 		if !pc.hasComm {
 			continue
 		}
 		members := ct.members(pc.comm)
-		idx := b.tr.AddComm(model.Communicator{ID: commID(pc.comm), Members: members})
-		c := &b.tr.Colls
+		idx := tr.AddComm(model.Communicator{ID: commID(pc.comm), Members: members})
+		c := &tr.Colls
 		c.Comm[pc.coll] = idx
 		if n, ok := ct.nranks[pc.comm]; ok {
 			c.GroupSize[pc.coll] = n
@@ -129,11 +143,11 @@ func (ct commTable) peer(pc pendColl, members []int32) int32 {
 // and passes the global rank as ncclCommSplit's key. It holds when every
 // peer index of the communicator's payloads falls inside its members and
 // names another rank than the caller.
-func orderedComms(ct commTable, bs []*builder) map[uint64]bool {
+func orderedComms(ct commTable, colls [][]pendColl) map[uint64]bool {
 	ok := map[uint64]bool{}
 	members := map[uint64][]int32{}
-	for _, b := range bs {
-		for _, pc := range b.colls {
+	for _, cs := range colls {
+		for _, pc := range cs {
 			if !pc.hasComm || pc.peer < 0 || len(ct.byRank[pc.comm]) > 0 {
 				continue
 			}

@@ -22,7 +22,6 @@ func (b *builder) readRuntime() error {
 		return nil
 	}
 	names := map[int64]int32{}
-	b.grow(t)
 	return b.d.each(`SELECT start, end, globalTid, correlationId, nameId FROM `+t, func(s *sqlite3.Stmt) {
 		sid := s.ColumnInt64(4)
 		name, ok := names[sid]
@@ -47,7 +46,7 @@ func (b *builder) cpuEvent(start, end, gtid int64, kind model.Kind, name int32) 
 // nvtxColumns are the NVTX_EVENTS columns read, NULL where a version lacks one.
 var nvtxColumns = []string{"start", "end", "eventType", "text", "textId", "domainId", "globalTid", "jsonText", "jsonTextId"}
 
-func (b *builder) nvtxQuery(where string) string {
+func (b *builder) nvtxQuery() string {
 	cols := make([]string, len(nvtxColumns))
 	for i, c := range nvtxColumns {
 		cols[i] = "NULL"
@@ -55,57 +54,89 @@ func (b *builder) nvtxQuery(where string) string {
 			cols[i] = c
 		}
 	}
-	return `SELECT ` + strings.Join(cols, ", ") + ` FROM NVTX_EVENTS WHERE ` + where
+	return `SELECT ` + strings.Join(cols, ", ") + ` FROM NVTX_EVENTS`
+}
+
+// nvtxRec is one NVTX range or mark, kept until the table's domains are
+// known.
+type nvtxRec struct {
+	start, end, typ, gtid, domain int64
+	endNull                       bool
+	text, payload                 string
 }
 
 // readNVTX appends ranges and marks as annotations (or CPU operators for
-// PyTorch operator names) and keeps NCCL's ranges for linking.
+// PyTorch operator names) and keeps NCCL's ranges for linking. The table
+// is read in one pass (domains may come after the ranges that use them),
+// the rows filtered here rather than by SQLite.
 func (b *builder) readNVTX() error {
 	if !b.d.has("NVTX_EVENTS", "start", "eventType") {
 		return nil
 	}
 	domains := map[int64]string{}
-	err := b.d.each(b.nvtxQuery(`eventType = 75`), func(s *sqlite3.Stmt) {
-		domains[nullInt(s, 5, 0)] = b.nvtxText(s)
+	recs := make([]nvtxRec, 0, min(b.nvtxBound, 1<<20)) // a bound, not a count: capped
+	err := b.d.each(b.nvtxQuery(), func(s *sqlite3.Stmt) {
+		switch typ := s.ColumnInt64(2); typ {
+		case nvtxDomainCreate:
+			domains[nullInt(s, 5, 0)] = b.nvtxText(s)
+		case nvtxMark, nvtxPushPop, nvtxStartEnd:
+			recs = append(recs, b.nvtxRec(s, typ))
+		}
 	})
 	if err != nil {
 		return err
 	}
-	return b.d.each(b.nvtxQuery(`eventType IN (34, 59, 60)`), func(s *sqlite3.Stmt) { b.nvtxRow(s, domains) })
-}
-
-func (b *builder) nvtxText(s *sqlite3.Stmt) string {
-	if s.ColumnType(3) != sqlite3.NULL {
-		return s.ColumnText(3)
+	for i := range recs {
+		b.nvtxRow(&recs[i], domains)
 	}
-	return b.strs.get(nullInt(s, 4, -1))
+	return nil
 }
 
-func (b *builder) nvtxRow(s *sqlite3.Stmt, domains map[int64]string) {
-	start, typ := s.ColumnInt64(0), s.ColumnInt64(2)
-	end := nullInt(s, 1, start)
-	if typ != nvtxMark && s.ColumnType(1) == sqlite3.NULL {
+func (b *builder) nvtxRec(s *sqlite3.Stmt, typ int64) nvtxRec {
+	r := nvtxRec{start: s.ColumnInt64(0), typ: typ, endNull: s.ColumnType(1) == sqlite3.NULL, text: b.nvtxText(s),
+		domain: nullInt(s, 5, 0), gtid: nullInt(s, 6, 0)}
+	r.end = nullInt(s, 1, r.start)
+	if typ == nvtxMark || !r.endNull {
+		r.payload = b.textOr(s, 7, 8) // the rows nvtxRow keeps
+	}
+	return r
+}
+
+// nvtxText is a row's text: the text column, else the StringIds entry of
+// textId.
+func (b *builder) nvtxText(s *sqlite3.Stmt) string { return b.textOr(s, 3, 4) }
+
+// textOr is text column col, or else the StringIds entry of column id;
+// texts read are shared (NVTX names and payloads repeat from step to step).
+func (b *builder) textOr(s *sqlite3.Stmt, col, id int) string {
+	if s.ColumnType(col) == sqlite3.NULL {
+		return b.strs.get(nullInt(s, id, -1))
+	}
+	raw := s.ColumnRawText(col)
+	if t, ok := b.texts[string(raw)]; ok {
+		return t
+	}
+	t := string(raw)
+	b.texts[t] = t
+	return t
+}
+
+func (b *builder) nvtxRow(r *nvtxRec, domains map[int64]string) {
+	if r.typ != nvtxMark && r.endNull {
 		b.skipRows["nvtx range without an end"]++
 		return
 	}
 	b.nvtxRows++
-	text, domain := b.nvtxText(s), domains[nullInt(s, 5, 0)]
+	text, domain := r.text, domains[r.domain]
 	name := text
 	if domain != "" {
 		name = domain + ":" + text
 	}
-	e := b.cpuEvent(start, end, nullInt(s, 6, 0), annotationKind(text), b.tr.Names.Intern(name))
+	e := b.cpuEvent(r.start, r.end, r.gtid, annotationKind(text), b.tr.Names.Intern(name))
 	b.tr.Events.Append(e)
 	if domain == "NCCL" {
-		b.nccl = append(b.nccl, ncclRange{ev: int32(b.tr.Events.Len() - 1), api: text, payload: b.payloadText(s)})
+		b.nccl = append(b.nccl, ncclRange{ev: int32(b.tr.Events.Len() - 1), api: text, payload: r.payload})
 	}
-}
-
-func (b *builder) payloadText(s *sqlite3.Stmt) string {
-	if s.ColumnType(7) != sqlite3.NULL {
-		return s.ColumnText(7)
-	}
-	return b.strs.get(nullInt(s, 8, -1))
 }
 
 // annotationKind tells PyTorch operator ranges (--pytorch=autograd-nvtx)

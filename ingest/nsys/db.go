@@ -47,10 +47,20 @@ func openDB(path string) (*db, error) {
 
 func (d *db) close() { d.conn.Close() }
 
+// listTables reads every table's columns in one statement: an export has
+// dozens of tables, and one pragma_table_info statement per table probed
+// was a good part of reading a small per-rank export.
 func (d *db) listTables() (map[string]bool, error) {
 	m := map[string]bool{}
-	err := d.each(`SELECT name FROM sqlite_master WHERE type='table'`, func(s *sqlite3.Stmt) {
-		m[s.ColumnText(0)] = true
+	err := d.each(`SELECT m.name, p.name FROM sqlite_master AS m LEFT JOIN pragma_table_info(m.name) AS p WHERE m.type='table' AND m.sql NOT LIKE 'CREATE VIRTUAL%'`, func(s *sqlite3.Stmt) {
+		t := s.ColumnText(0)
+		m[t] = true
+		if d.cols[t] == nil {
+			d.cols[t] = map[string]bool{}
+		}
+		if s.ColumnType(1) != sqlite3.NULL {
+			d.cols[t][s.ColumnText(1)] = true
+		}
 	})
 	if err != nil {
 		return nil, fmt.Errorf("not a readable SQLite database: %w", err)
@@ -63,14 +73,8 @@ func (d *db) has(table string, cols ...string) bool {
 	if !d.tables[table] {
 		return false
 	}
-	c, ok := d.cols[table]
-	if !ok {
-		c = map[string]bool{}
-		_ = d.scan(`SELECT name FROM pragma_table_info('`+table+`')`, func(s *sqlite3.Stmt) { c[s.ColumnText(0)] = true }, 0)
-		d.cols[table] = c
-	}
 	for _, x := range cols {
-		if !c[x] {
+		if !d.cols[table][x] {
 			return false
 		}
 	}

@@ -28,7 +28,6 @@ func (b *builder) readKernels() error {
 	}
 	q := `SELECT start, end, deviceId, streamId, correlationId, globalPid, ` + nameCol + ` FROM ` + kernelTable
 	cache := make([]kernelName, len(b.strs))
-	b.grow(kernelTable)
 	return b.d.each(q, func(s *sqlite3.Stmt) {
 		kn := b.kernelName(cache, s.ColumnInt64(6))
 		pid := pidOf(nullInt(s, 5, 0))
@@ -100,14 +99,36 @@ func (b *builder) readMemset() error {
 	})
 }
 
-// grow makes room for the rows of table, from its largest rowid (a cheap
-// upper bound for exports, which never delete).
-func (b *builder) grow(table string) {
-	_ = b.d.each(`SELECT MAX(rowid) FROM `+table, func(s *sqlite3.Stmt) {
-		if n := s.ColumnInt64(0); n > 0 && n < 1<<31 {
-			b.tr.Events.Grow(int(n))
+// eventTables are the tables whose rows become events.
+var eventTables = []string{kernelTable, "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS"}
+
+// grow makes room for the events of every table at once, from each
+// table's largest rowid (a cheap upper bound for exports, which never
+// delete; a table claiming 2^31 rows or more counts none), and returns the
+// bound of NVTX_EVENTS.
+func (b *builder) grow() int {
+	var sel, have []string
+	for _, t := range eventTables {
+		if b.d.has(t) {
+			sel, have = append(sel, "(SELECT MAX(rowid) FROM "+t+")"), append(have, t)
+		}
+	}
+	if len(sel) == 0 {
+		return 0
+	}
+	total, nvtx := 0, 0
+	_ = b.d.each(`SELECT `+strings.Join(sel, ", "), func(s *sqlite3.Stmt) {
+		for i, t := range have {
+			if n := s.ColumnInt64(i); n > 0 && n < 1<<31 {
+				total += int(n)
+				if t == "NVTX_EVENTS" {
+					nvtx = int(n)
+				}
+			}
 		}
 	})
+	b.tr.Events.Grow(min(total, 1<<31))
+	return nvtx
 }
 
 // isCommKernel reports whether a kernel is an NCCL/RCCL communication kernel.

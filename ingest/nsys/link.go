@@ -37,6 +37,7 @@ type linker struct {
 	kernels  map[[2]int64]int32   // (pid, corr) -> comm kernel event
 	acc      map[int32]*collAcc   // comm kernel event -> payloads
 	pending  map[int32][]pendCall // thread stream -> grouped calls not launched yet
+	parsed   map[string]payload   // payload text -> decoded (payloads repeat from step to step)
 }
 
 type pendCall struct {
@@ -45,7 +46,7 @@ type pendCall struct {
 }
 
 func (b *builder) link() map[int32]*collAcc {
-	l := &linker{b: b, launches: map[int32][]int32{}, kernels: map[[2]int64]int32{}, acc: map[int32]*collAcc{}, pending: map[int32][]pendCall{}}
+	l := &linker{b: b, launches: map[int32][]int32{}, kernels: map[[2]int64]int32{}, acc: map[int32]*collAcc{}, pending: map[int32][]pendCall{}, parsed: map[string]payload{}}
 	l.index()
 	ev := &b.tr.Events
 	slices.SortFunc(b.nccl, func(x, y ncclRange) int { return cmp.Compare(ev.Start[x.ev], ev.Start[y.ev]) })
@@ -73,7 +74,7 @@ func (l *linker) index() {
 }
 
 func (l *linker) visit(r ncclRange) {
-	p, _ := parsePayload(r.payload)
+	p := l.payload(r.payload)
 	if isCommInit(r.api) {
 		l.b.inits = append(l.b.inits, commInit{pid: l.b.tr.Events.Rank[r.ev], p: p})
 		return
@@ -125,4 +126,14 @@ func (l *linker) attach(ks []int32, calls []pendCall) {
 			a.bytes = max(a.bytes, 0) + c.p.bytes
 		}
 	}
+}
+
+// payload decodes a payload text once.
+func (l *linker) payload(text string) payload {
+	p, ok := l.parsed[text]
+	if !ok {
+		p, _ = parsePayload(text)
+		l.parsed[text] = p
+	}
+	return p
 }

@@ -34,6 +34,7 @@ func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trac
 	}
 	resolveComms(bs, opts)
 	bs[0].tr.Skipped = append(bs[0].tr.Skipped, append(skips, exported...)...)
+	sortAll(bs, workers(opts))
 	return merge(bs)
 }
 
@@ -69,10 +70,20 @@ func commonBase(bs []*builder) int64 {
 	return base
 }
 
-// merge merges the reports' traces; one report only needs sorting.
+// sortAll sorts each report's events, n at a time.
+func sortAll(bs []*builder, n int) {
+	var g errgroup.Group
+	g.SetLimit(n)
+	for _, b := range bs {
+		g.Go(func() error { sortEvents(&b.tr.Events); return nil })
+	}
+	_ = g.Wait()
+}
+
+// merge merges the reports' traces (each sorted: Merge then only
+// concatenates them); one report only needs its counters sorted.
 func merge(bs []*builder) (*model.Trace, error) {
 	if len(bs) == 1 {
-		bs[0].tr.Events.Sort()
 		bs[0].tr.Counters.Sort()
 		return bs[0].tr, nil
 	}
@@ -127,7 +138,7 @@ func keepRead(bs []*builder, errs []error, paths []string, opts source.Options) 
 		ok = append(ok, b)
 	}
 	if len(ok) == 0 {
-		return nil, nil, errors.Join(errs...)
+		return nil, skips, errors.Join(errs...) // the skips for ReadShard, where other shards may read
 	}
 	return ok, skips, nil
 }

@@ -14,21 +14,23 @@ import (
 // builder reads one export into a trace whose Rank columns hold process
 // ids until the ranks of every report are known.
 type builder struct {
-	path     string
-	d        *db
-	meta     meta
-	strs     stringTable
-	base     int64 // added to every timestamp: the session start in epoch ns
-	tr       *model.Trace
-	streams  map[streamKey]int32
-	gpuPIDs  map[int32]int // process -> GPU events
-	nccl     []ncclRange
-	inits    []commInit
-	colls    []pendColl
-	mem      []memRow // device memory rows, until ranks are known
-	nvtxRows int
-	skipRows map[string]int64
-	badTime  error // the first row whose times leave the limits (times.go)
+	path      string
+	d         *db
+	meta      meta
+	strs      stringTable
+	base      int64 // added to every timestamp: the session start in epoch ns
+	tr        *model.Trace
+	streams   map[streamKey]int32
+	gpuPIDs   map[int32]int // process -> GPU events
+	nccl      []ncclRange
+	inits     []commInit
+	colls     []pendColl
+	mem       []memRow // device memory rows, until ranks are known
+	nvtxRows  int
+	skipRows  map[string]int64
+	texts     map[string]string // NVTX texts read, each kept once (cpu.go)
+	nvtxBound int               // NVTX_EVENTS's largest rowid (grow)
+	badTime   error             // the first row whose times leave the limits (times.go)
 }
 
 type streamKey struct {
@@ -52,7 +54,7 @@ func readReport(path string, maxMem int64) (*builder, error) {
 		return nil, &source.FileError{Path: path, Offset: -1, Err: fmt.Errorf(
 			"%s lacks one of the columns %v, present in every export of nsys 2024.1 to 2026.1 (schema 3.x): re-export with a newer nsys", kernelTable, kernelColumns)}
 	}
-	b := &builder{path: path, d: d, tr: &model.Trace{}, streams: map[streamKey]int32{}, gpuPIDs: map[int32]int{}, skipRows: map[string]int64{}}
+	b := &builder{path: path, d: d, tr: &model.Trace{}, streams: map[streamKey]int32{}, gpuPIDs: map[int32]int{}, skipRows: map[string]int64{}, texts: map[string]string{}}
 	if err := b.read(); err != nil {
 		return nil, &source.FileError{Path: path, Offset: -1, Err: err}
 	}
@@ -80,6 +82,7 @@ func (b *builder) read() error {
 	if !b.meta.normalized {
 		b.base = b.meta.sessionNs
 	}
+	b.nvtxBound = b.grow()
 	steps := []struct {
 		what string
 		f    func() error

@@ -49,7 +49,8 @@ Examples:
   tpptrace ingest --rank-map ranks.txt --step-regex '^train_step_(\d+)$' dumps/ -o ds
   tpptrace ingest --shard 3/16 traces/ -o job.ds   # task 3 of 16; then: tpptrace analyze job.ds
 ranks.txt holds one 'path-or-basename rank' per line; '#' starts a comment.
---shard K/N reads the K-th of N blocks of the sorted Kineto files and writes
+--shard K/N reads the K-th of N blocks of the sorted Kineto files (or nsys
+exports, when there is no Kineto trace) and writes
 DIR/shard=KKKKK/ (a dataset plus shard.json); once all N are written,
 'analyze DIR' joins them into the Result one unsharded run gives
 (docs/sharding.md: Slurm job arrays, Kubernetes Indexed Jobs).`,
@@ -72,7 +73,7 @@ func runIngest(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&f.stepRegex, "step-regex", "", "`regexp` naming iteration annotations (default ^ProfilerStep#(\\d+)$); its first group is the step number")
 	fs.IntVar(&f.workers, "workers", 0, "files read at once (default: number of CPUs)")
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
-	fs.StringVar(&f.shard, "shard", "", "read only shard `K/N` of the Kineto traces and write it into the sharded dataset -o names (docs/sharding.md)")
+	fs.StringVar(&f.shard, "shard", "", "read only shard `K/N` of the Kineto traces (else nsys exports) and write it into the sharded dataset -o names (docs/sharding.md)")
 	f.mem.register(fs)
 	if err := parse(fs, args); err != nil {
 		return err
