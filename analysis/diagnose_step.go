@@ -10,22 +10,23 @@ import (
 func diagnoseStep(r *run) error {
 	n := len(r.steps.Iters)
 	r.stageBubbleParts()
-	gain := diagnose.Imbalance(r.res)
+	v := diagnose.Imbalance(r.res.Stages, r.res.StepNs)
+	r.res.BottleneckStage, r.res.StageImbalance = v.Stage, v.Ratio
 	blame := diagnose.BlameOf(&r.tm, n, r.inSteps)
-	r.res.SlowRanks = diagnose.SlowRanks(r.res, blame)
+	r.res.SlowRanks = diagnose.SlowRanks(figuresOf(r.res), blame)
 	r.res.Comms = diagnose.Comms(r.t, &r.tm, n, r.inSteps)
-	in := diagnose.Inputs{ImbalanceGainNs: gain, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep(), Arrivals: r.arrivals()}
+	in := diagnose.Inputs{ImbalanceGainNs: v.GainNs, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep(), Arrivals: r.arrivals()}
 	for _, p := range r.layout.Problems {
 		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Says: p.Says, Ranks: p.Ranks})
 	}
 	r.stagePeaks()
-	if f := memFinding(r.res); f != nil {
+	if f := memFinding(figuresOf(r.res)); f != nil {
 		in.Extra = append(in.Extra, *f)
 	}
-	if f := missingFinding(r.res, r.missing); f != nil { // ranked first: it qualifies every other
+	if f := missingFinding(r.missing); f != nil { // ranked first: it qualifies every other
 		in.Extra = append(in.Extra, *f)
 	}
-	r.res.Findings = diagnose.Findings(r.res, in)
+	r.res.Findings = diagnose.Findings(figuresOf(r.res), in)
 	r.res.RankSteps = r.rankSteps()
 	r.res.Timeline = r.timeline(r.representative())
 	return nil
@@ -61,4 +62,11 @@ func (r *run) representative() int {
 		best = i
 	}
 	return best
+}
+
+// figuresOf is what diagnose reads of res.
+func figuresOf(res *result.Result) *diagnose.Figures {
+	return &diagnose.Figures{StepNs: res.StepNs, Layout: res.Layout, Ranks: res.Ranks, Stages: res.Stages, Schedule: res.Schedule,
+		Microbatches: res.Microbatches, VirtualStages: res.VirtualStages, Comms: res.Comms,
+		BottleneckStage: res.BottleneckStage, StageImbalance: res.StageImbalance, SlowRanks: res.SlowRanks}
 }
