@@ -10,25 +10,24 @@ import (
 func diagnoseStep(r *run) error {
 	n := len(r.steps.Iters)
 	r.stageBubbleParts()
-	v := diagnose.Imbalance(r.res.Stages, r.res.StepNs)
-	r.res.BottleneckStage, r.res.StageImbalance = v.Stage, v.Ratio
+	r.diag.verdict = diagnose.Imbalance(r.sched.stages, r.prep.stepNs)
 	blame := diagnose.BlameOf(&r.tm, n, r.inSteps)
-	r.res.SlowRanks = diagnose.SlowRanks(figuresOf(r.res), blame)
-	r.res.Comms = diagnose.Comms(r.t, &r.tm, n, r.inSteps)
-	in := diagnose.Inputs{ImbalanceGainNs: v.GainNs, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep(), Arrivals: r.arrivals()}
+	r.diag.slow = diagnose.SlowRanks(r.figures(), blame)
+	r.diag.comms = diagnose.Comms(r.t, &r.tm, n, r.inSteps)
+	in := diagnose.Inputs{ImbalanceGainNs: r.diag.verdict.GainNs, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep(), Arrivals: r.arrivals()}
 	for _, p := range r.layout.Problems {
 		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Says: p.Says, Ranks: p.Ranks})
 	}
 	r.stagePeaks()
-	if f := memFinding(figuresOf(r.res)); f != nil {
+	if f := memFinding(r.figures()); f != nil {
 		in.Extra = append(in.Extra, *f)
 	}
 	if f := missingFinding(r.missing); f != nil { // ranked first: it qualifies every other
 		in.Extra = append(in.Extra, *f)
 	}
-	r.res.Findings = diagnose.Findings(figuresOf(r.res), in)
-	r.res.RankSteps = r.rankSteps()
-	r.res.Timeline = r.timeline(r.representative())
+	r.diag.findings = diagnose.Findings(r.figures(), in)
+	r.diag.rankSteps = r.rankSteps()
+	r.diag.timeline = r.timeline(r.representative())
 	return nil
 }
 
@@ -45,7 +44,7 @@ func (r *run) rankSteps() []result.RankStep {
 
 // representative is the analysed step whose length is the median.
 func (r *run) representative() int {
-	its := r.res.Iterations
+	its := r.prep.iters
 	best := 0
 	for i := range its {
 		below, above := 0, 0
@@ -62,11 +61,4 @@ func (r *run) representative() int {
 		best = i
 	}
 	return best
-}
-
-// figuresOf is what diagnose reads of res.
-func figuresOf(res *result.Result) *diagnose.Figures {
-	return &diagnose.Figures{StepNs: res.StepNs, Layout: res.Layout, Ranks: res.Ranks, Stages: res.Stages, Schedule: res.Schedule,
-		Microbatches: res.Microbatches, VirtualStages: res.VirtualStages, Comms: res.Comms,
-		BottleneckStage: res.BottleneckStage, StageImbalance: res.StageImbalance, SlowRanks: res.SlowRanks}
 }

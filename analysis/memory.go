@@ -20,7 +20,7 @@ func (r *run) memPeaks() {
 		rr := &r.ranks[i]
 		for _, f := range rr.figs {
 			if p, ok := r.t.CounterPeak(rr.rank, model.CounterMemAllocated, f.Window.Start, f.Window.End); ok {
-				r.res.Ranks[i].PeakMemBytes = max(r.res.Ranks[i].PeakMemBytes, p)
+				r.meas.ranks[i].PeakMemBytes = max(r.meas.ranks[i].PeakMemBytes, p)
 			}
 		}
 	}
@@ -28,9 +28,9 @@ func (r *run) memPeaks() {
 
 // stagePeaks sets each stage's peak: the largest of its ranks'.
 func (r *run) stagePeaks() {
-	for _, rs := range r.res.Ranks {
-		if rs.PP >= 0 && rs.PP < len(r.res.Stages) {
-			st := &r.res.Stages[rs.PP]
+	for _, rs := range r.meas.ranks {
+		if rs.PP >= 0 && rs.PP < len(r.sched.stages) {
+			st := &r.sched.stages[rs.PP]
 			st.PeakMemBytes = max(st.PeakMemBytes, rs.PeakMemBytes)
 		}
 	}
