@@ -6,7 +6,7 @@ import (
 )
 
 // gpuStep joins GPU samples, when the trace has them, to the analysed
-// steps: each rank's GPU summary goes to the Result, and each slow rank's
+// steps: each rank's GPU summary goes to its measured figures, and each slow rank's
 // evidence cites what its GPU did against its peers' GPUs. It returns the
 // evidence line of every rank whose GPU was sampled.
 func (r *run) gpuStep() map[int]result.Statement {

@@ -8,7 +8,7 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
-// kernelStats fills the Result's kernels: every GPU kernel (compute,
+// kernelStats sets the measured kernels: every GPU kernel (compute,
 // communication, memcpy, memset) that starts in an analysed step of its
 // rank, by short name, per step, the largest result.MaxKernels by time.
 func (r *run) kernelStats() {

@@ -39,7 +39,7 @@ func graphOf(r *run) (*whatif.Graph, error) {
 }
 
 // whatifStep replays the step graph when Options.WhatIf asks for it: the
-// Result's whatif section, and the replayed gains quoted by the slow-rank
+// whatif summary (the Result's whatif section), and the replayed gains quoted by the slow-rank
 // and stage-imbalance findings. A graph that cannot be built is a warning.
 func whatifStep(r *run) error {
 	if !r.opts.WhatIf {

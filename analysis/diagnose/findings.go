@@ -20,7 +20,7 @@ const (
 	remedyTopology  = "fix the launch layout: rank order and the placement of TP groups on hosts"
 )
 
-// Inputs are what Findings needs beyond the Result.
+// Inputs are what Findings needs beyond the Figures.
 type Inputs struct {
 	ImbalanceGainNs int64
 	Problems        []Problem

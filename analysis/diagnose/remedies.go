@@ -21,7 +21,7 @@ const (
 const overlappedDP = 0.5
 
 // bubbleRemedy: an interleaved schedule is already in use when the
-// Result names it or more than one model chunk per stage.
+// figures name it or more than one model chunk per stage.
 func bubbleRemedy(fig *Figures) string {
 	if fig.Schedule == "interleaved" || fig.VirtualStages > 1 {
 		return remedyBubbleInterleaved
