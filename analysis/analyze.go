@@ -53,9 +53,17 @@ type run struct {
 	steps   steps.Steps
 	ranks   []rankRun // one per entry of t.Ranks that has step windows
 	tm      measure.Timings
-	res     *result.Result
 	byRank  map[int32]int // rank -> index into ranks, built on first use
 	missing missing       // declared ranks without a timeline
+
+	// The steps' outputs, and the Result build makes of them.
+	warnings []string // in step order
+	prep     prepared
+	meas     measured
+	sched    scheduled
+	diag     diagnosed
+	whatif   *result.WhatIf
+	res      *result.Result // nil until build
 }
 
 // rankRun is one rank's measured state.
@@ -78,9 +86,9 @@ func Analyze(ctx context.Context, t *model.Trace, opts Options) (*result.Result,
 	return r.res, nil
 }
 
-// analyze runs every step and returns their shared state.
+// analyze runs every step, then build, and returns their shared state.
 func analyze(ctx context.Context, t *model.Trace, opts Options) (*run, error) {
-	r := &run{t: t, opts: opts, res: newResult(t, opts)}
+	r := &run{t: t, opts: opts}
 	for _, s := range Steps {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -92,17 +100,6 @@ func analyze(ctx context.Context, t *model.Trace, opts Options) (*run, error) {
 			return nil, fmt.Errorf("analysis: %s: %w", s.Name, err)
 		}
 	}
-	Throughput(r.res, opts.Model)
+	build(r)
 	return r, nil
-}
-
-func newResult(t *model.Trace, opts Options) *result.Result {
-	res := &result.Result{SchemaVersion: result.SchemaVersion, SchemaMinor: result.SchemaMinor, Tool: opts.Tool, BottleneckStage: -1, GPUName: gpuName(t)}
-	for _, s := range t.Sources {
-		res.Sources = append(res.Sources, result.Source{Path: s.Path, Format: s.Format, Version: s.Version})
-	}
-	for _, s := range t.Skipped {
-		res.Skipped = append(res.Skipped, result.Skipped{Source: s.Source, Offset: s.Offset, Unit: s.Unit, Reason: s.Reason, Count: s.Count})
-	}
-	return res
 }

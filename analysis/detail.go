@@ -27,7 +27,7 @@ func AnalyzeDetail(ctx context.Context, t *model.Trace, opts Options) (*result.R
 		return nil, nil, err
 	}
 	d := &Detail{Offsets: r.off, Timings: r.tm, Stage: map[int32]int{}}
-	for k := range r.res.Iterations {
+	for k := range r.prep.iters {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}

@@ -10,24 +10,24 @@ import (
 func diagnoseStep(r *run) error {
 	n := len(r.steps.Iters)
 	r.stageBubbleParts()
-	gain := diagnose.Imbalance(r.res)
+	r.diag.verdict = diagnose.Imbalance(r.sched.stages, r.prep.stepNs)
 	blame := diagnose.BlameOf(&r.tm, n, r.inSteps)
-	r.res.SlowRanks = diagnose.SlowRanks(r.res, blame)
-	r.res.Comms = diagnose.Comms(r.t, &r.tm, n, r.inSteps)
-	in := diagnose.Inputs{ImbalanceGainNs: gain, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep(), Arrivals: r.arrivals()}
+	r.diag.slow = diagnose.SlowRanks(r.figures(), blame)
+	r.diag.comms = diagnose.Comms(r.t, &r.tm, n, r.inSteps)
+	in := diagnose.Inputs{ImbalanceGainNs: r.diag.verdict.GainNs, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep(), Arrivals: r.arrivals()}
 	for _, p := range r.layout.Problems {
 		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Says: p.Says, Ranks: p.Ranks})
 	}
 	r.stagePeaks()
-	if f := memFinding(r.res); f != nil {
+	if f := memFinding(r.figures()); f != nil {
 		in.Extra = append(in.Extra, *f)
 	}
-	if f := missingFinding(r.res, r.missing); f != nil { // ranked first: it qualifies every other
+	if f := missingFinding(r.missing); f != nil { // ranked first: it qualifies every other
 		in.Extra = append(in.Extra, *f)
 	}
-	r.res.Findings = diagnose.Findings(r.res, in)
-	r.res.RankSteps = r.rankSteps()
-	r.res.Timeline = r.timeline(r.representative())
+	r.diag.findings = diagnose.Findings(r.figures(), in)
+	r.diag.rankSteps = r.rankSteps()
+	r.diag.timeline = r.timeline(r.representative())
 	return nil
 }
 
@@ -44,7 +44,7 @@ func (r *run) rankSteps() []result.RankStep {
 
 // representative is the analysed step whose length is the median.
 func (r *run) representative() int {
-	its := r.res.Iterations
+	its := r.prep.iters
 	best := 0
 	for i := range its {
 		below, above := 0, 0

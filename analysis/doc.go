@@ -8,4 +8,7 @@
 // Each step is a named function in the Steps table, which `tpptrace analyze
 // --help`, docs/analysis.md and the tests read. HTABreakdown reproduces
 // Holistic Trace Analysis's temporal breakdown for parity checks.
+//
+// The steps keep their outputs in the analysis's own state (run); none
+// writes the Result. build assembles the Result once, after the last step.
 package analysis

@@ -6,7 +6,7 @@ import (
 )
 
 // gpuStep joins GPU samples, when the trace has them, to the analysed
-// steps: each rank's GPU summary goes to the Result, and each slow rank's
+// steps: each rank's GPU summary goes to its measured figures, and each slow rank's
 // evidence cites what its GPU did against its peers' GPUs. It returns the
 // evidence line of every rank whose GPU was sampled.
 func (r *run) gpuStep() map[int]result.Statement {
@@ -15,8 +15,8 @@ func (r *run) gpuStep() map[int]result.Statement {
 	}
 	gpus := gpujoin.Map(r.t)
 	lines := map[int]result.Statement{}
-	for i := range r.res.Ranks {
-		rs := &r.res.Ranks[i]
+	for i := range r.meas.ranks {
+		rs := &r.meas.ranks[i]
 		rk := int32(rs.Rank)
 		from, to := r.span(rk)
 		if ri := r.t.FindRank(rk); ri >= 0 && gpus[ri] >= 0 {
@@ -27,8 +27,8 @@ func (r *run) gpuStep() map[int]result.Statement {
 			lines[rs.Rank] = line
 		}
 	}
-	for i := range r.res.SlowRanks {
-		s := &r.res.SlowRanks[i]
+	for i := range r.diag.slow {
+		s := &r.diag.slow[i]
 		if line, ok := lines[s.Rank]; ok {
 			s.Evidence = append(s.Evidence, line)
 		}
@@ -48,7 +48,7 @@ func (r *run) span(rk int32) (from, to int64) {
 // peers are the other ranks of rs's stage.
 func (r *run) peers(rs *result.RankStats) []int32 {
 	var out []int32
-	for _, p := range r.res.Ranks {
+	for _, p := range r.meas.ranks {
 		if p.PP == rs.PP && p.Rank != rs.Rank {
 			out = append(out, int32(p.Rank))
 		}

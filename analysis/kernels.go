@@ -8,7 +8,7 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/model"
 )
 
-// kernelStats fills the Result's kernels: every GPU kernel (compute,
+// kernelStats sets the measured kernels: every GPU kernel (compute,
 // communication, memcpy, memset) that starts in an analysed step of its
 // rank, by short name, per step, the largest result.MaxKernels by time.
 func (r *run) kernelStats() {
@@ -32,11 +32,12 @@ func (r *run) kernelStats() {
 		count[name]++
 		dur[name] += ev.Dur[i]
 	}
+	var out []result.KernelStat
 	for name, c := range count {
-		r.res.Kernels = append(r.res.Kernels, result.KernelStat{Name: name, Count: c / n, TimeNs: int64(float64(dur[name]) / n)})
+		out = append(out, result.KernelStat{Name: name, Count: c / n, TimeNs: int64(float64(dur[name]) / n)})
 	}
-	slices.SortFunc(r.res.Kernels, func(a, b result.KernelStat) int {
+	slices.SortFunc(out, func(a, b result.KernelStat) int {
 		return cmp.Or(cmp.Compare(b.TimeNs, a.TimeNs), cmp.Compare(a.Name, b.Name))
 	})
-	r.res.Kernels = r.res.Kernels[:min(len(r.res.Kernels), result.MaxKernels)]
+	r.meas.kernels = out[:min(len(out), result.MaxKernels)]
 }

@@ -26,11 +26,11 @@ func measureStep(r *run) error {
 			rr.figs = append(rr.figs, rr.act.Measure(measure.Interval{Start: w.Start, End: w.End}))
 		}
 	})
-	r.res.Ranks = make([]result.RankStats, len(r.ranks))
+	r.meas.ranks = make([]result.RankStats, len(r.ranks))
 	for i := range r.ranks {
-		r.res.Ranks[i] = r.rankStats(&r.ranks[i])
+		r.meas.ranks[i] = r.rankStats(&r.ranks[i])
 	}
-	r.res.PeriodNs = periodOf(r.res.Ranks)
+	r.meas.periodNs = periodOf(r.meas.ranks)
 	r.memPeaks()
 	r.addWaits()
 	r.kernelStats()

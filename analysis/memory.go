@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/tpptrace/tpptrace/analysis/diagnose"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -19,7 +20,7 @@ func (r *run) memPeaks() {
 		rr := &r.ranks[i]
 		for _, f := range rr.figs {
 			if p, ok := r.t.CounterPeak(rr.rank, model.CounterMemAllocated, f.Window.Start, f.Window.End); ok {
-				r.res.Ranks[i].PeakMemBytes = max(r.res.Ranks[i].PeakMemBytes, p)
+				r.meas.ranks[i].PeakMemBytes = max(r.meas.ranks[i].PeakMemBytes, p)
 			}
 		}
 	}
@@ -27,9 +28,9 @@ func (r *run) memPeaks() {
 
 // stagePeaks sets each stage's peak: the largest of its ranks'.
 func (r *run) stagePeaks() {
-	for _, rs := range r.res.Ranks {
-		if rs.PP >= 0 && rs.PP < len(r.res.Stages) {
-			st := &r.res.Stages[rs.PP]
+	for _, rs := range r.meas.ranks {
+		if rs.PP >= 0 && rs.PP < len(r.sched.stages) {
+			st := &r.sched.stages[rs.PP]
 			st.PeakMemBytes = max(st.PeakMemBytes, rs.PeakMemBytes)
 		}
 	}
@@ -39,7 +40,7 @@ func (r *run) stagePeaks() {
 // a tie) when it is memSkew times the largest peak of the others, or when
 // GPipe keeps m > p microbatches live where 1F1B would keep at most p−s;
 // else nil.
-func memFinding(res *result.Result) *result.Finding {
+func memFinding(res *diagnose.Figures) *result.Finding {
 	if len(res.Stages) < 2 {
 		return nil
 	}
@@ -70,7 +71,7 @@ func memFinding(res *result.Result) *result.Finding {
 // heldMicrobatches is how many microbatches' activations stage s keeps
 // live at once under the detected schedule: m for GPipe, min(p−s, m) for
 // 1F1B (seed §6.3).
-func heldMicrobatches(res *result.Result, s int) int {
+func heldMicrobatches(res *diagnose.Figures, s int) int {
 	m, p := res.Microbatches, len(res.Stages)
 	if res.Schedule == "gpipe" || m <= 0 {
 		return max(m, 0)
@@ -86,7 +87,7 @@ func memRemedy(schedule string) string {
 	return r
 }
 
-func stagePeakLines(res *result.Result) []result.Statement {
+func stagePeakLines(res *diagnose.Figures) []result.Statement {
 	var out []result.Statement
 	for _, st := range res.Stages {
 		out = append(out, result.Say(vocab.SayStagePeak, result.Bytes("peak", st.PeakMemBytes)).At(st.Stage))

@@ -131,7 +131,7 @@ func describedLines(t *model.Trace, note func(int) bool) []result.Statement {
 
 // missingFinding is the high-severity finding naming the missing ranks,
 // nil when none is.
-func missingFinding(res *result.Result, m missing) *result.Finding {
+func missingFinding(m missing) *result.Finding {
 	if len(m.ranks) == 0 {
 		return nil
 	}

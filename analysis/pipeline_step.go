@@ -10,14 +10,14 @@ import (
 // schedule, splits bubbles into fill/drain and steady state, and builds
 // the per-stage table.
 func pipelineStep(r *run) error {
-	p := r.res.Layout.PP
+	p := r.prep.layout.PP
 	var votes []pipeline.Schedule
 	var peers map[int]pipeline.Peer
 	if p > 1 {
 		peers = pipeline.MatchPeers(r.t, p, r.stageOf, r.off.Of)
 	}
 	perRank := make([][]pipeline.Schedule, len(r.ranks))
-	parallel(len(r.ranks), func(i int) { perRank[i] = r.rankPipeline(&r.ranks[i], &r.res.Ranks[i], p, peers) })
+	parallel(len(r.ranks), func(i int) { perRank[i] = r.rankPipeline(&r.ranks[i], &r.meas.ranks[i], p, peers) })
 	for _, v := range perRank {
 		votes = append(votes, v...)
 	}
@@ -25,12 +25,12 @@ func pipelineStep(r *run) error {
 	if p > 1 {
 		sched = pipeline.Vote(votes)
 	}
-	r.res.Schedule, r.res.Microbatches = sched.Name, sched.M
+	r.sched.name, r.sched.m = sched.Name, sched.M
 	if sched.V > 1 {
-		r.res.VirtualStages = sched.V
+		r.sched.v = sched.V
 	}
-	r.res.Stages = r.stages(pipeline.IdealBubble(p, sched.M, sched.V))
-	r.res.ScheduleEvidence = r.scheduleEvidence(p)
+	r.sched.stages = r.stages(pipeline.IdealBubble(p, sched.M, sched.V))
+	r.sched.evidence = r.scheduleEvidence(p)
 	return nil
 }
 
@@ -97,12 +97,12 @@ func (r *run) stageOf(rank int32) int {
 
 // stages averages the ranks of each stage.
 func (r *run) stages(ideal float64) []result.StageStats {
-	out := make([]result.StageStats, r.res.Layout.PP)
+	out := make([]result.StageStats, r.prep.layout.PP)
 	for s := range out {
 		out[s] = result.StageStats{Stage: s, IdealBubbleFraction: ideal, ExposedNs: map[string]int64{}}
 	}
 	for i := range r.ranks {
-		rr, rs := &r.ranks[i], &r.res.Ranks[i]
+		rr, rs := &r.ranks[i], &r.meas.ranks[i]
 		if rr.stage >= len(out) {
 			continue
 		}

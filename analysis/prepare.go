@@ -15,26 +15,24 @@ import (
 // one, which matching needs.
 func classify(r *run) error {
 	r.missing = findMissing(r.t)
-	r.res.DeclaredWorldSize, r.res.MissingRanks = r.missing.declared, r.missing.ranks
 	l, err := layout.Infer(r.t, r.opts.Layout)
 	if err != nil {
 		return err
 	}
 	r.layout = l
-	r.res.Warnings = append(r.res.Warnings, l.Warnings...)
-	r.res.WorldSize = len(r.t.Ranks)
-	r.res.Layout = result.Layout{TP: l.TP, PP: max(l.PP, 1), DP: l.DP, CP: l.CP, EP: l.EP, Order: l.Order, By: l.By}
+	r.warnings = append(r.warnings, l.Warnings...)
+	r.prep.layout = result.Layout{TP: l.TP, PP: max(l.PP, 1), DP: l.DP, CP: l.CP, EP: l.EP, Order: l.Order, By: l.By}
 	return nil
 }
 
 func align(r *run) error {
 	r.inst = clock.Match(r.t)
 	r.off = clock.Align(r.t, r.inst)
-	r.res.Clock = result.ClockStats{Method: r.off.Method, ResidualNs: r.off.ResidualNs, Matched: r.off.Matched}
+	r.prep.clock = result.ClockStats{Method: r.off.Method, ResidualNs: r.off.ResidualNs, Matched: r.off.Matched}
 	for _, rk := range r.off.Unaligned {
-		r.res.Clock.UnalignedRanks = append(r.res.Clock.UnalignedRanks, int(rk))
+		r.prep.clock.UnalignedRanks = append(r.prep.clock.UnalignedRanks, int(rk))
 	}
-	r.res.Warnings = append(r.res.Warnings, r.off.Warnings...)
+	r.warnings = append(r.warnings, r.off.Warnings...)
 	return nil
 }
 
@@ -50,9 +48,9 @@ func segment(r *run) error {
 		return fmt.Errorf("no step is complete on every rank (method %s)", s.Method)
 	}
 	r.steps = s
-	r.res.StepsFrom = s.From
-	r.res.Iterations = iterations(r)
-	r.res.StepNs = meanStep(r.res.Iterations)
+	r.prep.stepsFrom = s.From
+	r.prep.iters = iterations(r)
+	r.prep.stepNs = meanStep(r.prep.iters)
 	return nil
 }
 

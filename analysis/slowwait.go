@@ -8,7 +8,7 @@ import "github.com/tpptrace/tpptrace/analysis/measure"
 // slow-rank finding claims and the exposed-communication findings leave out.
 func (r *run) slowWaits() map[int32]map[string]int64 {
 	slow := map[int32]bool{}
-	for _, s := range r.res.SlowRanks {
+	for _, s := range r.diag.slow {
 		slow[int32(s.Rank)] = true
 	}
 	if len(slow) == 0 {

@@ -12,14 +12,14 @@ import (
 
 // timeline classifies step k of every rank into segments on the aligned clock.
 func (r *run) timeline(k int) *result.Timeline {
-	if k < 0 || k >= len(r.res.Iterations) {
+	if k < 0 || k >= len(r.prep.iters) {
 		return nil
 	}
-	it := r.res.Iterations[k]
+	it := r.prep.iters[k]
 	tl := &result.Timeline{Iteration: it.Index, StartNs: it.StartNs, EndNs: it.StartNs + it.DurationNs}
 	for i := range r.ranks {
 		rr := &r.ranks[i]
-		segs := classifyWindow(&rr.act, rr.figs[k].Window, rr.ops[k], r.res.Layout.PP > 1)
+		segs := classifyWindow(&rr.act, rr.figs[k].Window, rr.ops[k], r.prep.layout.PP > 1)
 		off := r.off.Of(rr.rank)
 		for j := range segs {
 			segs[j].StartNs -= off

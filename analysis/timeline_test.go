@@ -13,12 +13,13 @@ import (
 func analyzeRun(t *testing.T, name string) *run {
 	t.Helper()
 	tr := sampletest.Job(t, name).Trace
-	r := &run{t: tr, res: newResult(tr, Options{})}
+	r := &run{t: tr}
 	for _, s := range Steps {
 		if err := s.Run(r); err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
 		}
 	}
+	build(r)
 	return r
 }
 

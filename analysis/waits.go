@@ -51,7 +51,7 @@ func (r *run) addWaits() {
 			if !ok {
 				continue
 			}
-			s := &r.res.Ranks[j]
+			s := &r.meas.ranks[j]
 			if s.WaitNs == nil {
 				s.WaitNs, s.TransferNs = map[string]int64{}, map[string]int64{}
 			}

@@ -14,7 +14,7 @@ import (
 // WhatIfGraph runs the steps the replay needs (classify, align, segment)
 // on t and builds its op graph (analysis/whatif.FromTrace).
 func WhatIfGraph(ctx context.Context, t *model.Trace, opts Options) (*whatif.Graph, error) {
-	r := &run{t: t, opts: opts, res: newResult(t, opts)}
+	r := &run{t: t, opts: opts}
 	for _, s := range Steps[:3] {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -28,7 +28,7 @@ func WhatIfGraph(ctx context.Context, t *model.Trace, opts Options) (*whatif.Gra
 
 func graphOf(r *run) (*whatif.Graph, error) {
 	in := whatif.TraceInput{Trace: r.t, Instances: r.inst, Offset: r.off.Of, Iters: r.steps.Iters}
-	for _, it := range r.res.Iterations {
+	for _, it := range r.prep.iters {
 		in.IterStart = append(in.IterStart, it.StartNs)
 	}
 	g, err := whatif.FromTrace(in)
@@ -39,7 +39,7 @@ func graphOf(r *run) (*whatif.Graph, error) {
 }
 
 // whatifStep replays the step graph when Options.WhatIf asks for it: the
-// Result's whatif section, and the replayed gains quoted by the slow-rank
+// whatif summary (the Result's whatif section), and the replayed gains quoted by the slow-rank
 // and stage-imbalance findings. A graph that cannot be built is a warning.
 func whatifStep(r *run) error {
 	if !r.opts.WhatIf {
@@ -47,17 +47,17 @@ func whatifStep(r *run) error {
 	}
 	g, err := graphOf(r)
 	if err != nil {
-		r.res.Warnings = append(r.res.Warnings, err.Error())
+		r.warnings = append(r.warnings, err.Error())
 		return nil
 	}
 	slow := int32(-1)
-	if len(r.res.SlowRanks) > 0 {
-		slow = int32(r.res.SlowRanks[0].Rank)
+	if len(r.diag.slow) > 0 {
+		slow = int32(r.diag.slow[0].Rank)
 	}
 	rep, preds, paths := whatif.Run(g, whatif.Defaults(g, slow))
-	r.res.WhatIf = whatif.Summary(g, rep, preds, paths)
-	pathStep(r.res, g, paths)
-	quoteReplay(r.res)
+	r.whatif = whatif.Summary(g, rep, preds, paths)
+	r.pathStep(g, paths)
+	r.quoteReplay()
 	return nil
 }
 
@@ -65,13 +65,13 @@ func whatifStep(r *run) error {
 // the slow-rank and stage-imbalance findings, when the replay's self-check
 // held (no prediction is withheld); the heuristic estimate stays as
 // evidence. The findings are ranked again by cost.
-func quoteReplay(res *result.Result) {
+func (r *run) quoteReplay() {
 	gain := map[string]result.WhatIfScenario{}
-	for _, s := range res.WhatIf.Scenarios {
+	for _, s := range r.whatif.Scenarios {
 		gain[s.Name] = s
 	}
-	for i := range res.Findings {
-		f := &res.Findings[i]
+	for i := range r.diag.findings {
+		f := &r.diag.findings[i]
 		name := ""
 		switch {
 		case f.Kind == vocab.KindSlowRank && len(f.Ranks) > 0:
@@ -80,39 +80,40 @@ func quoteReplay(res *result.Result) {
 			name = "balance stages"
 		}
 		if s, ok := gain[name]; ok && name != "" {
-			quote(res, f, s)
+			r.quote(f, s)
 		}
 	}
-	diagnose.Rank(res.Findings)
+	diagnose.Rank(r.diag.findings)
 }
 
 // quote gives f the replayed gain of scenario s as its cost.
-func quote(res *result.Result, f *result.Finding, s result.WhatIfScenario) {
+func (r *run) quote(f *result.Finding, s result.WhatIfScenario) {
 	f.Evidence = append(f.Evidence, result.Say(vocab.SayReplay, result.Ns("step", s.StepNs), result.Ns("gain", s.GainNs),
-		result.Frac("gain_share", float64(s.GainNs)/float64(max(res.WhatIf.TraceStepNs, 1)))).Quoting("scenario", s.Name))
-	if res.WhatIf.Withheld != "" || s.GainNs <= 0 {
+		result.Frac("gain_share", float64(s.GainNs)/float64(max(r.whatif.TraceStepNs, 1)))).Quoting("scenario", s.Name))
+	if r.whatif.Withheld != "" || s.GainNs <= 0 {
 		return
 	}
 	f.Evidence = append(f.Evidence, result.Say(vocab.SayReplayCost, result.Ns("estimate", f.CostNs)))
 	f.CostNs = s.GainNs
-	if res.StepNs > 0 {
-		f.CostShare = float64(s.GainNs) / float64(res.StepNs)
+	if r.prep.stepNs > 0 {
+		f.CostShare = float64(s.GainNs) / float64(r.prep.stepNs)
 	}
 	f.Severity = diagnose.Severity(f.CostShare)
 }
 
 // pathStep keeps the critical path's ops of the timeline's step (else the
 // first analysed one) for the views.
-func pathStep(res *result.Result, g *whatif.Graph, paths []whatif.Path) {
+func (r *run) pathStep(g *whatif.Graph, paths []whatif.Path) {
 	k := 0
-	for i, it := range res.Iterations {
-		if res.Timeline != nil && it.Index == res.Timeline.Iteration {
+	its, tl := r.prep.iters, r.diag.timeline
+	for i, it := range its {
+		if tl != nil && it.Index == tl.Iteration {
 			k = i
 		}
 	}
-	if k >= len(paths) || k >= len(res.Iterations) {
+	if k >= len(paths) || k >= len(its) {
 		return
 	}
-	res.WhatIf.CriticalPathStep = res.Iterations[k].Index
-	res.WhatIf.CriticalPathOps = g.PathOps(paths[k], res.Iterations[k].StartNs)
+	r.whatif.CriticalPathStep = its[k].Index
+	r.whatif.CriticalPathOps = g.PathOps(paths[k], its[k].StartNs)
 }

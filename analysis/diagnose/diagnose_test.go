@@ -33,7 +33,7 @@ func fourByTwo(computeMs []int64) *result.Result {
 func TestSlowRankNamedWithEvidence(t *testing.T) {
 	res := fourByTwo([]int64{60, 61, 60, 59, 60, 72, 60, 61})
 	b := Blame{Ns: map[int32]int64{5: 11e6}, Peers: map[int32]map[string]int64{5: {"TP all_reduce": 18e6}}}
-	got := SlowRanks(res, b)
+	got := SlowRanks(figuresOf(res), b)
 	if len(got) != 1 || got[0].Rank != 5 {
 		t.Fatalf("SlowRanks = %+v, want rank 5 only", got)
 	}
@@ -50,14 +50,14 @@ func TestSlowRankNamedWithEvidence(t *testing.T) {
 }
 
 func TestNoSlowRankUnderFivePercent(t *testing.T) {
-	if got := SlowRanks(fourByTwo([]int64{60, 60, 60, 60, 60, 62, 60, 60}), Blame{}); len(got) != 0 {
+	if got := SlowRanks(figuresOf(fourByTwo([]int64{60, 60, 60, 60, 60, 62, 60, 60})), Blame{}); len(got) != 0 {
 		t.Fatalf("3 %% slower flagged: %+v", got)
 	}
 }
 
 func TestImbalanceAndFindings(t *testing.T) {
 	res := fourByTwo([]int64{60, 60, 60, 60, 78, 78, 78, 78})
-	gain := Imbalance(res)
+	gain := imbalance(res)
 	if res.BottleneckStage != 1 || math.Abs(res.StageImbalance-78.0/69) > 1e-9 {
 		t.Fatalf("bottleneck %d imbalance %g", res.BottleneckStage, res.StageImbalance)
 	}
@@ -65,7 +65,7 @@ func TestImbalanceAndFindings(t *testing.T) {
 	if want := int64(step * (1 - 69.0/78)); gain != want {
 		t.Fatalf("gain %d, want %d", gain, want)
 	}
-	fs := Findings(res, Inputs{ImbalanceGainNs: gain, Problems: []Problem{{Kind: "tp_across_hosts", Says: result.Text("TP group 0,1 spans 2 hosts"), Ranks: []int32{0, 1}}}})
+	fs := Findings(figuresOf(res), Inputs{ImbalanceGainNs: gain, Problems: []Problem{{Kind: "tp_across_hosts", Says: result.Text("TP group 0,1 spans 2 hosts"), Ranks: []int32{0, 1}}}})
 	kinds := []string{}
 	for _, f := range fs {
 		kinds = append(kinds, f.Kind)
@@ -96,7 +96,7 @@ func TestFitAlphaBeta(t *testing.T) {
 
 func TestTopologyDoesNotRecountExposedTP(t *testing.T) {
 	res := fourByTwo([]int64{60, 60, 60, 60, 60, 60, 60, 60})
-	fs := Findings(res, Inputs{Problems: []Problem{{Kind: "tp_across_hosts", Says: result.Text("TP group 0,1 spans 2 hosts"), Ranks: []int32{0, 1}}}})
+	fs := Findings(figuresOf(res), Inputs{Problems: []Problem{{Kind: "tp_across_hosts", Says: result.Text("TP group 0,1 spans 2 hosts"), Ranks: []int32{0, 1}}}})
 	var topo, tp result.Finding
 	for _, f := range fs {
 		switch f.Kind {
@@ -113,14 +113,14 @@ func TestTopologyDoesNotRecountExposedTP(t *testing.T) {
 
 func TestBubbleNamesExcessOverIdeal(t *testing.T) {
 	res := fourByTwo([]int64{60, 60, 60, 60, 78, 78, 78, 78})
-	Imbalance(res)
-	fs := bubbleFinding(res)
+	imbalance(res)
+	fs := bubbleFinding(figuresOf(res))
 	if len(fs) != 1 || !strings.Contains(strings.Join(prose.Evidence(res, fs[0]), ";"), "8.9 ms per step of it is above the ideal") {
 		t.Fatalf("bubble finding %+v: want the 8.9 ms above the ideal 1/9 of a 100 ms step", fs)
 	}
 	balanced := fourByTwo([]int64{60, 60, 60, 60, 60, 60, 60, 60})
-	Imbalance(balanced)
-	if ev := strings.Join(prose.Evidence(balanced, bubbleFinding(balanced)[0]), ";"); strings.Contains(ev, "above the ideal") {
+	imbalance(balanced)
+	if ev := strings.Join(prose.Evidence(balanced, bubbleFinding(figuresOf(balanced))[0]), ";"); strings.Contains(ev, "above the ideal") {
 		t.Errorf("excess blamed on imbalance without one: %s", ev)
 	}
 }
@@ -143,7 +143,7 @@ func TestRankPutsMissingFirstThenCost(t *testing.T) {
 func TestExtraFindingsAreRanked(t *testing.T) {
 	res := fourByTwo([]int64{60, 60, 60, 60, 60, 60, 60, 60})
 	extra := []result.Finding{{Kind: vocab.KindMemoryPeak, Severity: vocab.SevMedium}, {Kind: vocab.KindMissingRanks, Severity: vocab.SevHigh}}
-	fs := Findings(res, Inputs{Extra: extra})
+	fs := Findings(figuresOf(res), Inputs{Extra: extra})
 	if len(fs) < 3 || fs[0].Kind != vocab.KindMissingRanks || fs[len(fs)-1].Kind != vocab.KindMemoryPeak {
 		t.Fatalf("findings %+v: want missing ranks first, the costless memory peak last", fs)
 	}

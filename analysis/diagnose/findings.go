@@ -20,7 +20,7 @@ const (
 	remedyTopology  = "fix the launch layout: rank order and the placement of TP groups on hosts"
 )
 
-// Inputs are what Findings needs beyond the Result.
+// Inputs are what Findings needs beyond the Figures.
 type Inputs struct {
 	ImbalanceGainNs int64
 	Problems        []Problem
@@ -50,24 +50,24 @@ type Problem struct {
 // Findings ranks every cause of lost time by its cost per step, largest
 // first (Rank); findings that cost nothing measurable are left out,
 // topology problems, throttled GPUs and in.Extra always kept.
-func Findings(res *result.Result, in Inputs) []result.Finding {
+func Findings(fig *Figures, in Inputs) []result.Finding {
 	var fs []result.Finding
-	fs = append(fs, bubbleFinding(res)...)
-	fs = append(fs, idleFinding(res)...)
-	late := LateRanks(res, in.Arrivals)
+	fs = append(fs, bubbleFinding(fig)...)
+	fs = append(fs, idleFinding(fig)...)
+	late := LateRanks(fig, in.Arrivals)
 	claims := waitClaims{slow: in.SlowWaitNs, late: lateWaits(late)}
 	for _, ax := range vocab.FindingAxes {
-		fs = append(fs, exposedFinding(res, ax, claims)...)
+		fs = append(fs, exposedFinding(fig, ax, claims)...)
 	}
-	fs = append(fs, lateFindings(res, late)...)
-	fs = append(fs, imbalanceFinding(res, in.ImbalanceGainNs)...)
-	fs = append(fs, slowFindings(res, in.SlowWaitNs)...)
-	fs = append(fs, PairNotes(res, in.Blame)...)
-	fs = append(fs, topologyFindings(res, in.Problems)...)
-	fs = append(fs, throttleFindings(res, in.GPULines)...)
+	fs = append(fs, lateFindings(fig, late)...)
+	fs = append(fs, imbalanceFinding(fig, in.ImbalanceGainNs)...)
+	fs = append(fs, slowFindings(fig, in.SlowWaitNs)...)
+	fs = append(fs, PairNotes(fig, in.Blame)...)
+	fs = append(fs, topologyFindings(fig, in.Problems)...)
+	fs = append(fs, throttleFindings(fig, in.GPULines)...)
 	fs = append(fs, in.Extra...)
 	for i := range fs {
-		fs[i].CostShare = share(fs[i].CostNs, res.StepNs)
+		fs[i].CostShare = share(fs[i].CostNs, fig.StepNs)
 		if fs[i].Severity == "" {
 			fs[i].Severity = severity(fs[i].CostShare)
 		}
@@ -96,12 +96,12 @@ func share(ns, step int64) float64 {
 }
 
 // meanRanks returns the mean over ranks of f and the ranks sorted by f, largest first.
-func meanRanks(res *result.Result, f func(r result.RankStats) int64) (int64, []int) {
-	if len(res.Ranks) == 0 {
+func meanRanks(fig *Figures, f func(r result.RankStats) int64) (int64, []int) {
+	if len(fig.Ranks) == 0 {
 		return 0, nil
 	}
 	var sum int64
-	rs := slices.Clone(res.Ranks)
+	rs := slices.Clone(fig.Ranks)
 	for _, r := range rs {
 		sum += f(r)
 	}
@@ -115,14 +115,14 @@ func meanRanks(res *result.Result, f func(r result.RankStats) int64) (int64, []i
 	return sum / int64(len(rs)), ids
 }
 
-func imbalanceFinding(res *result.Result, gain int64) []result.Finding {
-	if len(res.Stages) < 2 || res.StageImbalance < 1.05 || gain <= 0 {
+func imbalanceFinding(fig *Figures, gain int64) []result.Finding {
+	if len(fig.Stages) < 2 || fig.StageImbalance < 1.05 || gain <= 0 {
 		return nil
 	}
-	b := res.Stages[max(0, slices.IndexFunc(res.Stages, func(s result.StageStats) bool { return s.Stage == res.BottleneckStage }))]
+	b := fig.Stages[max(0, slices.IndexFunc(fig.Stages, func(s result.StageStats) bool { return s.Stage == fig.BottleneckStage }))]
 	f := result.Finding{Kind: vocab.KindImbalance, CostNs: gain, Ranks: b.Ranks, Stages: []int{b.Stage}, Remedy: remedyImbalance,
-		Headline: result.Say(vocab.SayImbalance, result.Ns("compute", b.ComputeNs), result.Ratio("imbalance", res.StageImbalance)).At(b.Stage)}
-	for _, s := range res.Stages {
+		Headline: result.Say(vocab.SayImbalance, result.Ns("compute", b.ComputeNs), result.Ratio("imbalance", fig.StageImbalance)).At(b.Stage)}
+	for _, s := range fig.Stages {
 		line := result.Say(vocab.SayStageCompute, result.Ns("compute", s.ComputeNs)).At(s.Stage)
 		if s.ForwardNs > 0 || s.BackwardNs > 0 {
 			line = line.With(result.Ns("forward", s.ForwardNs), result.Ns("backward", s.BackwardNs))
@@ -133,14 +133,14 @@ func imbalanceFinding(res *result.Result, gain int64) []result.Finding {
 	return []result.Finding{f}
 }
 
-func slowFindings(res *result.Result, waits map[int32]map[string]int64) []result.Finding {
+func slowFindings(fig *Figures, waits map[int32]map[string]int64) []result.Finding {
 	var fs []result.Finding
-	for _, s := range res.SlowRanks {
-		i := rankIndex(res, s.Rank)
+	for _, s := range fig.SlowRanks {
+		i := rankIndex(fig, s.Rank)
 		if i < 0 {
 			continue
 		}
-		r := res.Ranks[i]
+		r := fig.Ranks[i]
 		cost := max(s.BlameNs, int64(s.ComputeExcess*float64(r.ComputeNs)/(1+s.ComputeExcess)))
 		ev := slices.Clone(s.Evidence)
 		if axes := waitAxes(waits[int32(r.Rank)]); len(axes) > 0 {
@@ -168,7 +168,7 @@ func waitAxes(w map[string]int64) []string {
 	return axes
 }
 
-func topologyFindings(res *result.Result, ps []Problem) []result.Finding {
+func topologyFindings(fig *Figures, ps []Problem) []result.Finding {
 	var fs []result.Finding
 	for _, p := range ps {
 		f := result.Finding{Kind: vocab.KindTopology, Severity: vocab.SevMedium, Headline: p.Says, Remedy: remedyTopology,
@@ -177,8 +177,8 @@ func topologyFindings(res *result.Result, ps []Problem) []result.Finding {
 			f.Ranks = append(f.Ranks, int(r))
 		}
 		if p.Kind == "tp_across_hosts" { // its cost is the exposed TP time, which that finding counts
-			tp, _ := meanRanks(res, func(r result.RankStats) int64 { return r.ExposedNs["TP"] })
-			f.Severity = severity(share(tp, res.StepNs))
+			tp, _ := meanRanks(fig, func(r result.RankStats) int64 { return r.ExposedNs["TP"] })
+			f.Severity = severity(share(tp, fig.StepNs))
 			f.Evidence = append(f.Evidence, result.Say(vocab.SayTPCost, result.Ns("exposed", tp)))
 		}
 		fs = append(fs, f)

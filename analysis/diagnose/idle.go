@@ -11,18 +11,18 @@ const remedyIdle = "keep the GPU fed: look at data loading, CPU-side launch over
 // idleFinding reports GPU idle time that no pipeline explains: with PP = 1
 // the bubble is not defined and idle time is the host failing to keep the
 // GPU busy. (With a pipeline, idle time is part of the bubble finding.)
-func idleFinding(res *result.Result) []result.Finding {
-	if res.Layout.PP > 1 {
+func idleFinding(fig *Figures) []result.Finding {
+	if fig.Layout.PP > 1 {
 		return nil
 	}
-	idle, ranks := meanRanks(res, func(r result.RankStats) int64 { return r.IdleNs })
-	if share(idle, res.StepNs) < 0.03 {
+	idle, ranks := meanRanks(fig, func(r result.RankStats) int64 { return r.IdleNs })
+	if share(idle, fig.StepNs) < 0.03 {
 		return nil
 	}
 	f := result.Finding{Kind: vocab.KindGPUIdle, CostNs: idle, Ranks: ranks, Stages: []int{0}, Remedy: remedyIdle,
-		Headline: result.Say(vocab.SayIdle, result.Ns("idle", idle), result.Frac("share", share(idle, res.StepNs)))}
+		Headline: result.Say(vocab.SayIdle, result.Ns("idle", idle), result.Frac("share", share(idle, fig.StepNs)))}
 	for _, r := range ranks[:min(3, len(ranks))] {
-		if st, ok := rankStats(res, r); ok {
+		if st, ok := rankStats(fig, r); ok {
 			f.Evidence = append(f.Evidence, result.Say(vocab.SayIdleRank, result.Ns("idle", st.IdleNs), result.Ns("step", st.StepNs),
 				result.Ns("compute", st.ComputeNs)).About(r))
 		}
@@ -30,8 +30,8 @@ func idleFinding(res *result.Result) []result.Finding {
 	return []result.Finding{f}
 }
 
-func rankStats(res *result.Result, rank int) (result.RankStats, bool) {
-	for _, r := range res.Ranks {
+func rankStats(fig *Figures, rank int) (result.RankStats, bool) {
+	for _, r := range fig.Ranks {
 		if r.Rank == rank {
 			return r, true
 		}

@@ -19,7 +19,7 @@ func idleResult(pp int, idle ...int64) *result.Result {
 
 func TestIdleFindingWithoutPipeline(t *testing.T) {
 	res := idleResult(1, 60_000_000, 40_000_000)
-	fs := idleFinding(res)
+	fs := idleFinding(figuresOf(res))
 	if len(fs) != 1 || fs[0].Kind != vocab.KindGPUIdle || fs[0].CostNs != 50_000_000 {
 		t.Fatalf("want one gpu_idle finding costing the mean idle (50 ms), got %+v", fs)
 	}
@@ -29,10 +29,10 @@ func TestIdleFindingWithoutPipeline(t *testing.T) {
 }
 
 func TestNoIdleFindingWithPipelineOrLittleIdle(t *testing.T) {
-	if fs := idleFinding(idleResult(4, 60_000_000, 40_000_000)); len(fs) != 0 {
+	if fs := idleFinding(figuresOf(idleResult(4, 60_000_000, 40_000_000))); len(fs) != 0 {
 		t.Fatalf("with a pipeline, idle time belongs to the bubble finding: %+v", fs)
 	}
-	if fs := idleFinding(idleResult(1, 2_000_000, 1_000_000)); len(fs) != 0 {
+	if fs := idleFinding(figuresOf(idleResult(1, 2_000_000, 1_000_000))); len(fs) != 0 {
 		t.Fatalf("1.5 %% idle is not a finding: %+v", fs)
 	}
 }

@@ -32,7 +32,7 @@ type LateRank struct {
 // there, and whose compute does not explain it: named slow ranks and
 // ranks whose compute excess over their peers' median is at least half
 // their lateness are left out. Ordered by rank.
-func LateRanks(res *result.Result, arr []Arrival) []LateRank {
+func LateRanks(fig *Figures, arr []Arrival) []LateRank {
 	var out []LateRank
 	for _, a := range arr {
 		if !lateOn(a) {
@@ -42,13 +42,13 @@ func LateRanks(res *result.Result, arr []Arrival) []LateRank {
 			out[n-1].Axes = append(out[n-1].Axes, a)
 			continue
 		}
-		if i := rankIndex(res, int(a.Rank)); i >= 0 {
-			out = append(out, LateRank{Rank: res.Ranks[i], Axes: []Arrival{a}})
+		if i := rankIndex(fig, int(a.Rank)); i >= 0 {
+			out = append(out, LateRank{Rank: fig.Ranks[i], Axes: []Arrival{a}})
 		}
 	}
 	kept := out[:0]
 	for i := range out {
-		if unexplainedLate(res, &out[i]) {
+		if unexplainedLate(fig, &out[i]) {
 			kept = append(kept, out[i])
 		}
 	}
@@ -69,22 +69,22 @@ func lateOn(a Arrival) bool {
 // unexplainedLate fills l's cost and peers and reports whether l stays a
 // late rank: not a named slow rank, its compute excess below half its
 // lateness, and its cost at least 1 % of the step.
-func unexplainedLate(res *result.Result, l *LateRank) bool {
+func unexplainedLate(fig *Figures, l *LateRank) bool {
 	var blame int64
 	for _, a := range l.Axes {
 		l.CostNs += a.CausedNs
 		blame += a.BlameNs
 	}
-	l.CostNs /= int64(max(len(res.Ranks), 1))
-	peers := peerCompute(res, l.Rank)
+	l.CostNs /= int64(max(len(fig.Ranks), 1))
+	peers := peerCompute(fig, l.Rank)
 	l.Peers, l.PeerNs = len(peers), int64(median(peers))
-	if slices.ContainsFunc(res.SlowRanks, func(s result.SlowRank) bool { return s.Rank == l.Rank.Rank }) {
+	if slices.ContainsFunc(fig.SlowRanks, func(s result.SlowRank) bool { return s.Rank == l.Rank.Rank }) {
 		return false
 	}
 	if len(peers) > 0 && 2*(l.Rank.ComputeNs-l.PeerNs) >= blame {
 		return false
 	}
-	return share(l.CostNs, res.StepNs) >= lateMinCost
+	return share(l.CostNs, fig.StepNs) >= lateMinCost
 }
 
 // binomTail is P(X ≥ k) for X ~ Binomial(n, p).

@@ -29,7 +29,7 @@ func TestLateRankNamedAndClaimsTheWait(t *testing.T) {
 		res.Ranks[i].ExposedNs["DP"] = 3e6
 		res.Ranks[i].ExposedTransferNs = map[string]int64{"TP": 5e6, "DP": 1e6}
 	}
-	fs := Findings(res, Inputs{Arrivals: []Arrival{lateArrival()}})
+	fs := Findings(figuresOf(res), Inputs{Arrivals: []Arrival{lateArrival()}})
 	late, ok := findingByKind(fs, vocab.KindLateRank)
 	if !ok || len(late.Ranks) != 1 || late.Ranks[0] != 2 || late.CostNs != 1e6 {
 		t.Fatalf("late finding %+v, want rank 2 costing 8 ms / 8 ranks = 1 ms", late)
@@ -67,7 +67,7 @@ func TestLateRankCriteria(t *testing.T) {
 			r.Ranks = append([]result.RankStats(nil), res.Ranks...)
 			a := lateArrival()
 			c.edit(&a, &r)
-			got := LateRanks(&r, []Arrival{a})
+			got := LateRanks(figuresOf(&r), []Arrival{a})
 			if (len(got) == 1) != c.want {
 				t.Errorf("LateRanks = %+v, want named %v", got, c.want)
 			}

@@ -17,13 +17,13 @@ const remedyLate = "find what holds this rank's host back before its collectives
 
 // lateFindings turns late ranks into findings; their cost is the exposed
 // wait they cause, which the exposed-communication findings leave out.
-func lateFindings(res *result.Result, late []LateRank) []result.Finding {
+func lateFindings(fig *Figures, late []LateRank) []result.Finding {
 	var fs []result.Finding
 	for _, l := range late {
 		ev := []result.Statement{}
 		var axes []string
 		for _, a := range l.Axes {
-			ev = append(ev, arrivalLines(res, l, a)...)
+			ev = append(ev, arrivalLines(fig, l, a)...)
 			axes = append(axes, a.Axis)
 		}
 		ev = append(ev, lateComputeLine(l))
@@ -37,13 +37,13 @@ func lateFindings(res *result.Result, late []LateRank) []result.Finding {
 
 // arrivalLines: how often, by how much and what it costs, on one axis;
 // and whether its GPU idled before (the host launched late).
-func arrivalLines(res *result.Result, l LateRank, a Arrival) []result.Statement {
+func arrivalLines(fig *Figures, l LateRank, a Arrival) []result.Statement {
 	lat, gap := medianInt(a.Lateness), medianInt(a.Gaps)
 	caused := share(a.CausedNs, a.PeerWaitNs)
 	lines := []result.Statement{
 		result.Say(vocab.SayArrivesLast, append([]result.Figure{result.Count("last", int64(a.Last)), result.Count("instances", int64(a.Instances)),
 			result.Ns("lateness", lat)}, opFigures(a.Ops)...)...).On(a.Axis).Quoting("ops", opCounts(a.Ops)),
-		result.Say(vocab.SayPeersWait, result.Ns("caused_mean", a.CausedNs/int64(max(len(res.Ranks), 1))), result.Ns("caused", a.CausedNs),
+		result.Say(vocab.SayPeersWait, result.Ns("caused_mean", a.CausedNs/int64(max(len(fig.Ranks), 1))), result.Ns("caused", a.CausedNs),
 			result.Frac("caused_share", caused)),
 	}
 	if caused < 0.95 {

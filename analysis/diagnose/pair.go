@@ -15,13 +15,13 @@ const clearBlame = 3
 // score cannot name a slow rank: when their compute differs by at least
 // 5 % and the collective-arrival blame points clearly at the slower one, a
 // low-severity note says so.
-func PairNotes(res *result.Result, b Blame) []result.Finding {
+func PairNotes(fig *Figures, b Blame) []result.Finding {
 	var fs []result.Finding
-	for _, s := range res.Stages {
+	for _, s := range fig.Stages {
 		if len(s.Ranks) != 2 {
 			continue
 		}
-		x, y, ok := rankPair(res, s.Ranks)
+		x, y, ok := rankPair(fig, s.Ranks)
 		if !ok || x.ComputeNs < y.ComputeNs {
 			x, y = y, x
 		}
@@ -32,12 +32,12 @@ func PairNotes(res *result.Result, b Blame) []result.Finding {
 	return fs
 }
 
-func rankPair(res *result.Result, ranks []int) (x, y result.RankStats, ok bool) {
-	i, j := rankIndex(res, ranks[0]), rankIndex(res, ranks[1])
+func rankPair(fig *Figures, ranks []int) (x, y result.RankStats, ok bool) {
+	i, j := rankIndex(fig, ranks[0]), rankIndex(fig, ranks[1])
 	if i < 0 || j < 0 {
 		return x, y, false
 	}
-	return res.Ranks[i], res.Ranks[j], true
+	return fig.Ranks[i], fig.Ranks[j], true
 }
 
 // pairNote judges slow rank x against its only peer y.
@@ -57,7 +57,7 @@ func pairNote(x, y result.RankStats, b Blame) (result.Finding, bool) {
 		Remedy: remedySlow}, true
 }
 
-// rankIndex is the index of rank in res.Ranks, or -1.
-func rankIndex(res *result.Result, rank int) int {
-	return slices.IndexFunc(res.Ranks, func(r result.RankStats) bool { return r.Rank == rank })
+// rankIndex is the index of rank in fig.Ranks, or -1.
+func rankIndex(fig *Figures, rank int) int {
+	return slices.IndexFunc(fig.Ranks, func(r result.RankStats) bool { return r.Rank == rank })
 }

@@ -22,10 +22,10 @@ func twoPerStage(computeMs []int64) *result.Result {
 func TestTwoRanksNeverNamedSlowByScore(t *testing.T) {
 	res := twoPerStage([]int64{60, 60, 60, 78})
 	b := Blame{Ns: map[int32]int64{3: 15e6}}
-	if got := SlowRanks(res, b); len(got) != 0 {
+	if got := SlowRanks(figuresOf(res), b); len(got) != 0 {
 		t.Fatalf("a rank with one peer was named slow: %+v", got)
 	}
-	notes := PairNotes(res, b)
+	notes := PairNotes(figuresOf(res), b)
 	if len(notes) != 1 {
 		t.Fatalf("PairNotes = %+v, want one note for ranks 2 and 3", notes)
 	}
@@ -36,7 +36,7 @@ func TestTwoRanksNeverNamedSlowByScore(t *testing.T) {
 	if !strings.Contains(prose.Headline(res, n), "ranks 2 and 3 differ by 30 %") {
 		t.Errorf("summary %q", prose.Headline(res, n))
 	}
-	fs := Findings(res, Inputs{Blame: b})
+	fs := Findings(figuresOf(res), Inputs{Blame: b})
 	for _, f := range fs {
 		if f.Kind == vocab.KindRankPair && f.Severity != "low" {
 			t.Errorf("Findings regraded the note: %+v", f)
@@ -51,11 +51,11 @@ func TestPairNoteNeedsClearBlame(t *testing.T) {
 		"both":      {Ns: map[int32]int64{2: 6e6, 3: 9e6}},
 		"fast rank": {Ns: map[int32]int64{2: 9e6}},
 	} {
-		if got := PairNotes(res, b); len(got) != 0 {
+		if got := PairNotes(figuresOf(res), b); len(got) != 0 {
 			t.Errorf("%s: note without clear blame on the slower rank: %+v", name, got)
 		}
 	}
-	if got := PairNotes(twoPerStage([]int64{60, 60, 60, 62}), Blame{Ns: map[int32]int64{3: 1e6}}); len(got) != 0 {
+	if got := PairNotes(figuresOf(twoPerStage([]int64{60, 60, 60, 62})), Blame{Ns: map[int32]int64{3: 1e6}}); len(got) != 0 {
 		t.Errorf("3 %% difference noted: %+v", got)
 	}
 }
@@ -64,7 +64,7 @@ func TestThreeRanksStillScored(t *testing.T) {
 	res := fourByTwo([]int64{60, 61, 60, 59, 60, 72, 60, 61})
 	res.Ranks = res.Ranks[:7] // stage 1 has ranks 4, 5, 6
 	res.Stages[1].Ranks = []int{4, 5, 6}
-	got := SlowRanks(res, Blame{})
+	got := SlowRanks(figuresOf(res), Blame{})
 	if len(got) != 1 || got[0].Rank != 5 {
 		t.Fatalf("SlowRanks = %+v, want rank 5 (2 peers suffice)", got)
 	}
@@ -75,7 +75,7 @@ func TestThrottleFindingsEvenWhenNotSlow(t *testing.T) {
 	res.Ranks[0].GPU = &result.GPUStats{Samples: 9, SMClockMHz: 1980, ClockReasons: 4} // SW power cap only: not throttled
 	res.Ranks[1].GPU = &result.GPUStats{Samples: 9, SMClockMHz: 1500, ClockReasons: 128}
 	res.Ranks[2].GPU = &result.GPUStats{Samples: 9, SMClockMHz: 1980, XIDs: []int32{79}}
-	fs := throttleFindings(res, map[int]result.Statement{1: result.Text("GPU node000/1: SM clock 1,500 MHz")})
+	fs := throttleFindings(figuresOf(res), map[int]result.Statement{1: result.Text("GPU node000/1: SM clock 1,500 MHz")})
 	if len(fs) != 2 || fs[0].Ranks[0] != 1 || fs[1].Ranks[0] != 2 {
 		t.Fatalf("throttle findings %+v, want ranks 1 and 2", fs)
 	}

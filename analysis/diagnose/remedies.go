@@ -1,9 +1,5 @@
 package diagnose
 
-import (
-	"github.com/tpptrace/tpptrace/analysis/result"
-)
-
 // Remedies that depend on what the job already does: an interleaved job
 // is not told to interleave, a DP sync that already overlaps the backward
 // is not told to overlap, and a job without a pipeline gets neither
@@ -25,9 +21,9 @@ const (
 const overlappedDP = 0.5
 
 // bubbleRemedy: an interleaved schedule is already in use when the
-// Result names it or more than one model chunk per stage.
-func bubbleRemedy(res *result.Result) string {
-	if res.Schedule == "interleaved" || res.VirtualStages > 1 {
+// figures name it or more than one model chunk per stage.
+func bubbleRemedy(fig *Figures) string {
+	if fig.Schedule == "interleaved" || fig.VirtualStages > 1 {
 		return remedyBubbleInterleaved
 	}
 	return remedyBubble
@@ -35,10 +31,10 @@ func bubbleRemedy(res *result.Result) string {
 
 // exposedRemedy is the remedy of the exposed-communication finding of
 // axis ax, whose kernels run comm per step of which exposed is exposed.
-func exposedRemedy(res *result.Result, ax string, exposed, comm int64) string {
+func exposedRemedy(fig *Figures, ax string, exposed, comm int64) string {
 	switch ax {
 	case "DP":
-		return dpRemedy(res, exposed, comm)
+		return dpRemedy(fig, exposed, comm)
 	case "A2A":
 		return remedyA2A
 	}
@@ -48,13 +44,13 @@ func exposedRemedy(res *result.Result, ax string, exposed, comm int64) string {
 // dpRemedy: overlapped already → buckets and network; without a pipeline,
 // generic names (DDP, FSDP) rather than one framework's flag; sharded data
 // parallelism (mostly reduce-scatter and all-gather) → prefetch.
-func dpRemedy(res *result.Result, exposed, comm int64) string {
+func dpRemedy(fig *Figures, exposed, comm int64) string {
 	switch {
 	case comm > 0 && 1-share(exposed, comm) >= overlappedDP:
 		return remedyDPOverlapped
-	case res.Layout.PP > 1:
+	case fig.Layout.PP > 1:
 		return remedyDP
-	case shardedDP(res):
+	case shardedDP(fig):
 		return remedyDPSharded
 	}
 	return remedyDPGeneric
@@ -62,9 +58,9 @@ func dpRemedy(res *result.Result, exposed, comm int64) string {
 
 // shardedDP reports whether most DP collectives are reduce-scatters and
 // all-gathers (FSDP, ZeRO), by the communicators' per-op fits.
-func shardedDP(res *result.Result) bool {
+func shardedDP(fig *Figures) bool {
 	var sharded, all int
-	for _, c := range res.Comms {
+	for _, c := range fig.Comms {
 		if c.Axis != "DP" {
 			continue
 		}

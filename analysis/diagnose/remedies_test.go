@@ -21,13 +21,13 @@ func TestRemediesFitTheJob(t *testing.T) {
 	for _, c := range []struct {
 		name, got, want, not string
 	}{
-		{"1f1b bubble", bubbleRemedy(pp4), "use an interleaved schedule", ""},
-		{"interleaved bubble", bubbleRemedy(inter), "model chunks per stage (v)", "use an interleaved"},
-		{"pp4 DP exposed", exposedRemedy(pp4, "DP", 9, 10), "overlap_grad_reduce", "already"},
-		{"pp4 DP overlapped", exposedRemedy(pp4, "DP", 3, 10), "already overlaps", "overlap the DP gradient sync"},
-		{"pp1 DP", exposedRemedy(pp1, "DP", 10, 10), "DDP bucketing / overlap_grad_reduce", "pipeline"},
-		{"pp1 FSDP", exposedRemedy(fsdp, "DP", 10, 10), "FSDP forward/backward prefetch", "overlap_grad_reduce"},
-		{"A2A", exposedRemedy(pp1, "A2A", 10, 10), "embedding exchange", "gradient"},
+		{"1f1b bubble", bubbleRemedy(figuresOf(pp4)), "use an interleaved schedule", ""},
+		{"interleaved bubble", bubbleRemedy(figuresOf(inter)), "model chunks per stage (v)", "use an interleaved"},
+		{"pp4 DP exposed", exposedRemedy(figuresOf(pp4), "DP", 9, 10), "overlap_grad_reduce", "already"},
+		{"pp4 DP overlapped", exposedRemedy(figuresOf(pp4), "DP", 3, 10), "already overlaps", "overlap the DP gradient sync"},
+		{"pp1 DP", exposedRemedy(figuresOf(pp1), "DP", 10, 10), "DDP bucketing / overlap_grad_reduce", "pipeline"},
+		{"pp1 FSDP", exposedRemedy(figuresOf(fsdp), "DP", 10, 10), "FSDP forward/backward prefetch", "overlap_grad_reduce"},
+		{"A2A", exposedRemedy(figuresOf(pp1), "A2A", 10, 10), "embedding exchange", "gradient"},
 	} {
 		if !strings.Contains(c.got, c.want) || c.not != "" && strings.Contains(c.got, c.not) {
 			t.Errorf("%s: remedy %q; want %q, not %q", c.name, c.got, c.want, c.not)

@@ -20,10 +20,10 @@ const (
 // peers (same stage) by a robust score ≥ 3.5 and by at least 5 %, with
 // evidence; ordered by excess, largest first. Stages of fewer than 3 ranks
 // name none (see PairNotes).
-func SlowRanks(res *result.Result, b Blame) []result.SlowRank {
+func SlowRanks(fig *Figures, b Blame) []result.SlowRank {
 	var out []result.SlowRank
-	for _, r := range res.Ranks {
-		peers := peerCompute(res, r)
+	for _, r := range fig.Ranks {
+		peers := peerCompute(fig, r)
 		if len(peers) < minPeers {
 			continue
 		}
@@ -39,9 +39,9 @@ func SlowRanks(res *result.Result, b Blame) []result.SlowRank {
 	return out
 }
 
-func peerCompute(res *result.Result, r result.RankStats) []float64 {
+func peerCompute(fig *Figures, r result.RankStats) []float64 {
 	var xs []float64
-	for _, p := range res.Ranks {
+	for _, p := range fig.Ranks {
 		if p.Rank != r.Rank && p.PP == r.PP {
 			xs = append(xs, float64(p.ComputeNs))
 		}

@@ -16,9 +16,9 @@ const remedyThrottle = "check the GPU's cooling, power delivery and XID errors (
 // not. They cost nothing of their own: a throttled GPU's lost time shows as
 // its slow rank's (or its stage's) cost; severity is high for XIDs, else
 // medium. lines holds the GPU evidence per rank.
-func throttleFindings(res *result.Result, lines map[int]result.Statement) []result.Finding {
+func throttleFindings(fig *Figures, lines map[int]result.Statement) []result.Finding {
 	var fs []result.Finding
-	for _, r := range res.Ranks {
+	for _, r := range fig.Ranks {
 		g := r.GPU
 		if g == nil || (g.ClockReasons&gpujoin.HWSlowdown == 0 && len(g.XIDs) == 0) {
 			continue
@@ -31,7 +31,7 @@ func throttleFindings(res *result.Result, lines map[int]result.Statement) []resu
 		if line, ok := lines[r.Rank]; ok {
 			f.Evidence = append(f.Evidence, line)
 		}
-		if isSlow(res, r.Rank) {
+		if isSlow(fig, r.Rank) {
 			f.Evidence = append(f.Evidence, result.Say(vocab.SayThrottleLost))
 		}
 		fs = append(fs, f)
@@ -59,8 +59,8 @@ func xidFigures(xids []int32) []result.Figure {
 	return out
 }
 
-func isSlow(res *result.Result, rank int) bool {
-	for _, s := range res.SlowRanks {
+func isSlow(fig *Figures, rank int) bool {
+	for _, s := range fig.SlowRanks {
 		if s.Rank == rank {
 			return true
 		}
