@@ -65,7 +65,7 @@ func finish(parts []*model.Trace, skipped *model.Trace, walkSkips []model.Skip, 
 		return nil, noInputError(skipped, walkSkips)
 	}
 	skipped.Skipped = append(skipped.Skipped, walkSkips...)
-	t, err := model.Merge(append(parts, skipped)...)
+	t, err := model.MergeOwned(append(parts, skipped)...)
 	if err != nil {
 		return nil, err
 	}

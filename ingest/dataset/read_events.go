@@ -36,15 +36,12 @@ func readEvents(dir string, t *model.Trace, m Manifest, ranks []int32, withColls
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	total := 0
+	evs := []*model.Events{&t.Events}
 	for _, c := range chunks {
-		total += c.ev.Len()
+		internChunk(t, c)
+		evs = append(evs, &c.ev)
 	}
-	t.Events.Grow(total)
-	for _, c := range chunks {
-		appendChunk(t, c)
-		c.ev = model.Events{} // let the collector free it while the rest are copied
-	}
+	t.Events = model.ConcatEvents(evs, true) // column by column, freeing each chunk's column once copied
 	if withColls {
 		rebuildCollectives(t, chunks)
 	}
@@ -85,21 +82,16 @@ func kindTable() map[string]model.Kind {
 	return m
 }
 
-// appendChunk appends c's events to t, re-interning its names.
-func appendChunk(t *model.Trace, c *chunk) {
+// internChunk interns c's names in t's table, in c's order, and renumbers
+// c's events to t's ids.
+func internChunk(t *model.Trace, c *chunk) {
 	names := c.names.All()
 	ids := make([]int32, len(names))
 	for i, s := range names {
 		ids[i] = t.Names.Intern(s)
 	}
-	base := t.Events.Len()
-	ev := &t.Events
-	ev.Rank, ev.Stream, ev.Kind = append(ev.Rank, c.ev.Rank...), append(ev.Stream, c.ev.Stream...), append(ev.Kind, c.ev.Kind...)
-	ev.Name, ev.Start, ev.Dur = append(ev.Name, c.ev.Name...), append(ev.Start, c.ev.Start...), append(ev.Dur, c.ev.Dur...)
-	ev.Corr, ev.Iter = append(ev.Corr, c.ev.Corr...), append(ev.Iter, c.ev.Iter...)
-	ev.Micro, ev.Coll = append(ev.Micro, c.ev.Micro...), append(ev.Coll, c.ev.Coll...)
-	for i := base; i < ev.Len(); i++ {
-		ev.Name[i] = ids[ev.Name[i]]
+	for i, n := range c.ev.Name {
+		c.ev.Name[i] = ids[n]
 	}
 }
 

@@ -33,7 +33,7 @@ func combine(results []fileResult) (*model.Trace, error) {
 		return nil, errors.Join(errs...)
 	}
 	renameComms(results)
-	out, err := model.Merge(append(parts, failed)...)
+	out, err := model.MergeOwned(append(parts, failed)...)
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func ReadShard(ctx context.Context, paths []string, opts source.Options, total i
 		sh.Files = append(sh.Files, FileLists{r.path, r.lists})
 	}
 	warnFailed(results, len(paths), opts)
-	t, err := model.Merge(parts...)
+	t, err := model.MergeOwned(parts...)
 	sh.Trace = t
 	return sh, err
 }
@@ -86,7 +86,7 @@ func Join(shards []*Shard) (*model.Trace, error) {
 		parts = append(parts, sh.Trace)
 		failed.Skipped = append(failed.Skipped, sh.Failed...)
 	}
-	out, err := model.Merge(append(parts, failed)...)
+	out, err := model.MergeOwned(append(parts, failed)...)
 	if err != nil {
 		return nil, err
 	}

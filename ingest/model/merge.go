@@ -28,7 +28,15 @@ func (e *DuplicateRankError) Error() string {
 // output, unchanged in size since (normal), returns that part with the
 // other parts' skip records appended, without copying: merging it again
 // would give the same trace.
-func Merge(parts ...*Trace) (*Trace, error) {
+func Merge(parts ...*Trace) (*Trace, error) { return merge(parts, false) }
+
+// MergeOwned is Merge for parts the caller no longer needs: it takes their
+// events, releasing each event column of every part once it is copied, so
+// that the merge holds the job's events once plus one column rather than
+// twice. The parts' Events are empty afterwards; the result equals Merge's.
+func MergeOwned(parts ...*Trace) (*Trace, error) { return merge(parts, true) }
+
+func merge(parts []*Trace, owned bool) (*Trace, error) {
 	if p := soleNormalPart(parts); p != nil {
 		for _, q := range parts {
 			if q != p {
@@ -51,30 +59,26 @@ func Merge(parts ...*Trace) (*Trace, error) {
 			return nil, err
 		}
 	}
-	out.Events.Grow(eventCount(parts))
+	evs := make([]*Events, 0, len(parts))
 	runs := make([]int, 0, len(parts)+1)
+	n := 0
 	for _, p := range parts {
 		var drop map[int32]bool
 		if p.Fallback {
 			drop = claimFallback(p, owner)
 			out.skipDropped(p, drop)
 		}
-		runs = append(runs, out.Events.Len())
-		out.appendTrace(p, drop)
+		runs = append(runs, n)
+		ev := out.appendTrace(p, drop, owned)
+		evs = append(evs, ev)
+		n += ev.Len()
 	}
-	out.Events.sortRuns(append(runs, out.Events.Len()))
+	out.Events = ConcatEvents(evs, owned)
+	out.Events.sortRuns(append(runs, n))
 	out.Counters.Sort()
 	out.Events.Link()
 	out.merged = markOf(out)
 	return out, nil
-}
-
-func eventCount(parts []*Trace) int {
-	n := 0
-	for _, p := range parts {
-		n += p.Events.Len()
-	}
-	return n
 }
 
 // claimFallback returns the ranks of a Fallback part whose events another
@@ -133,7 +137,10 @@ func checkOwners(p *Trace, owner map[int32]string) error {
 	return nil
 }
 
-func (t *Trace) appendTrace(p *Trace, drop map[int32]bool) {
+// appendTrace adds everything of p but its events to t and returns p's
+// events with their indices remapped to t's, for ConcatEvents: p's own
+// columns when owned, else copies of the remapped ones.
+func (t *Trace) appendTrace(p *Trace, drop map[int32]bool, owned bool) *Events {
 	srcBase := int32(len(t.Sources))
 	t.Sources = append(t.Sources, p.Sources...)
 	t.Skipped = append(t.Skipped, p.Skipped...)
@@ -159,9 +166,9 @@ func (t *Trace) appendTrace(p *Trace, drop map[int32]bool) {
 		comms[i] = t.AddComm(c)
 	}
 	colls := t.appendColls(&p.Colls, names, comms)
-	t.appendEvents(&p.Events, names, streams, colls, drop)
 	t.appendSamples(p)
 	t.appendCounters(&p.Counters, names, drop)
+	return remapEvents(&p.Events, names, streams, colls, drop, owned)
 }
 
 func (t *Trace) appendCounters(c *Counters, names []int32, drop map[int32]bool) {
@@ -202,25 +209,24 @@ func (t *Trace) appendColls(c *Collectives, names, comms []int32) []int32 {
 	return m
 }
 
-// appendEvents appends ev column by column, remapping its indices; rows of
-// dropped ranks are left out.
-func (t *Trace) appendEvents(ev *Events, names, streams, colls []int32, drop map[int32]bool) {
-	if len(drop) > 0 {
-		ev = ev.without(drop)
+// remapEvents returns ev with its name, stream and collective indices
+// remapped and the rows of dropped ranks left out. Unless owned, ev is left
+// as it is: the result shares its other columns.
+func remapEvents(ev *Events, names, streams, colls []int32, drop map[int32]bool, owned bool) *Events {
+	switch {
+	case len(drop) > 0:
+		ev, owned = ev.without(drop), true
+	case !owned:
+		c := *ev
+		c.Name, c.Stream, c.Coll = slices.Clone(ev.Name), slices.Clone(ev.Stream), slices.Clone(ev.Coll)
+		ev = &c
 	}
-	o := &t.Events
-	o.Rank = append(o.Rank, ev.Rank...)
-	o.Kind = append(o.Kind, ev.Kind...)
-	o.Start = append(o.Start, ev.Start...)
-	o.Dur = append(o.Dur, ev.Dur...)
-	o.Corr = append(o.Corr, ev.Corr...)
-	o.Iter = append(o.Iter, ev.Iter...)
-	o.Micro = append(o.Micro, ev.Micro...)
 	for i := range ev.Name {
-		o.Name = append(o.Name, max(remap(names, ev.Name[i]), 0))
-		o.Stream = append(o.Stream, remap(streams, ev.Stream[i]))
-		o.Coll = append(o.Coll, remap(colls, ev.Coll[i]))
+		ev.Name[i] = max(remap(names, ev.Name[i]), 0)
+		ev.Stream[i] = remap(streams, ev.Stream[i])
+		ev.Coll[i] = remap(colls, ev.Coll[i])
 	}
+	return ev
 }
 
 // without returns a copy of ev without the rows of the dropped ranks.

@@ -1,0 +1,48 @@
+#!/bin/sh
+# peakmem.sh: peak RSS of a cold 'tpptrace analyze' against the job's size.
+#
+#   .ci/bench/peakmem.sh [DP ...]        # default: 4 16 64 (64, 256, 1,024 ranks)
+#
+# For each DP size it generates big-64 with --dp DP (16·DP ranks, about 2,420
+# events per rank; --tp 8 --dp 128 is the 4,096-rank job of
+# docs/performance.md, give TP=8 in the environment for it), runs
+# 'analyze --json --no-cache' on the folder and, with SHARDS=N (default 4),
+# on a dataset ingested as N shards, under /usr/bin/time -v, and prints one
+# line per run: ranks, events, peak RSS in MiB, wall seconds. The jobs are
+# written under ${TMPDIR:-/tmp} and deleted after. TPPTRACE is the binary
+# (default: tpptrace on PATH). Needs GNU time (/usr/bin/time -v).
+set -eu
+bin=${TPPTRACE:-tpptrace}
+tp=${TP:-4}
+shards=${SHARDS:-4}
+[ $# -gt 0 ] || set -- 4 16 64
+work=$(mktemp -d "${TMPDIR:-/tmp}/peakmem.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# measure LABEL ARGS...: one analyze run, one line of figures.
+measure() {
+	label=$1
+	shift
+	/usr/bin/time -v "$bin" analyze --json --no-cache "$@" >"$work/out.json" 2>"$work/time.txt"
+	events=$(sed -n 's/^read [0-9]* ranks, \([0-9]*\) events.*/\1/p' "$work/time.txt")
+	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
+	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time.txt")
+	printf '%-8s %6d ranks %10s events %7d MiB %s\n' "$label" "$ranks" "$events" $((rss / 1024)) "$wall"
+}
+
+for dp in "$@"; do
+	job=$work/job
+	"$bin" samples gen --scenario big-64 --tp "$tp" --dp "$dp" -o "$job" >/dev/null 2>&1
+	ranks=$(ls "$job" | grep -c '^rank-.*\.pt\.trace\.json\.gz$')
+	measure folder "$job"
+	if [ "$shards" -gt 0 ]; then
+		k=0
+		while [ "$k" -lt "$shards" ]; do
+			"$bin" ingest --shard "$k/$shards" "$job" -o "$work/ds" >/dev/null 2>&1
+			k=$((k + 1))
+		done
+		measure sharded "$work/ds"
+		rm -rf "$work/ds"
+	fi
+	rm -rf "$job"
+done
