@@ -12,6 +12,9 @@ func filledEvents(part, n int) *Events {
 	ev := &Events{}
 	v := reflect.ValueOf(ev).Elem()
 	for f := range v.NumField() {
+		if !v.Type().Field(f).IsExported() {
+			continue // the launch link: derived, recomputed by Merge
+		}
 		col := reflect.MakeSlice(v.Field(f).Type(), n, n)
 		for i := range n {
 			col.Index(i).Set(reflect.ValueOf(100*part + 10*f + i).Convert(col.Type().Elem()))
@@ -31,6 +34,12 @@ func TestConcatEventsEveryColumn(t *testing.T) {
 		got := reflect.ValueOf(ConcatEvents([]*Events{a, b}, release))
 		for f := range got.NumField() {
 			col, name := got.Field(f), got.Type().Field(f).Name
+			if !got.Type().Field(f).IsExported() {
+				if col.Len() != 0 {
+					t.Errorf("release=%v: the launch link was carried (%d rows); it must be recomputed", release, col.Len())
+				}
+				continue
+			}
 			if col.Len() != len(rows) {
 				t.Fatalf("release=%v: column %s has %d rows, want %d", release, name, col.Len(), len(rows))
 			}

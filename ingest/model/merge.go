@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // DuplicateRankError says that two sources claim the same global rank.
 type DuplicateRankError struct {
