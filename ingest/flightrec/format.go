@@ -13,8 +13,13 @@ import (
 var Format = source.Format{Name: "flight-recorder", About: "PyTorch NCCL Flight Recorder dumps (pickle or JSON): ranks and process groups",
 	Sniff: func(_ string, head []byte) bool { return LooksLikeDump(head) }, Read: readFlightRecorder}
 
+// streamJSON: the trace reads JSON dumps in record order twice, checking
+// them first and streaming their entries into events after, rather than
+// keeping their entries (a test turns it off to compare).
+var streamJSON = true
+
 func readFlightRecorder(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
-	dumps, skips, err := ReadDumpsSkipping(paths, opts.MaxMemory)
+	dumps, lazy, skips, err := scanDumpsSkipping(paths, opts.MaxMemory, !streamJSON)
 	if err != nil {
 		return nil, err
 	}
@@ -40,9 +45,22 @@ func readFlightRecorder(ctx context.Context, paths []string, opts source.Options
 			}
 			t.AddComm(nccl.NamedComm(g.Name, g.Name, g.Desc, g.Ranks))
 		}
-		addFREvents(t, d)
+		if err := addDumpEvents(t, d, lazy[i], opts.MaxMemory); err != nil {
+			return nil, err
+		}
 	}
 	t.Events.Sort()
 	t.Fallback = t.Events.Len() > 0
 	return t, nil
+}
+
+// addDumpEvents adds the dump's events (addFREvents), streaming the
+// entries of a lazy dump from its file again.
+func addDumpEvents(t *model.Trace, d *model.FRDump, lazy bool, maxMem int64) error {
+	if !lazy {
+		addFREvents(t, d)
+		return nil
+	}
+	a := frAdder{t: t, d: d, stream: -1}
+	return eachEntry(d.Path, maxMem, a.add)
 }

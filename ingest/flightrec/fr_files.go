@@ -81,35 +81,43 @@ func dumpFilesSkipping(p string) ([]string, []model.FRSkip, error) {
 // Past the memory budget maxMem (0: none) it stops with an error naming
 // the dump it was reading (source.ErrMemoryBudget).
 func ReadDumpsSkipping(paths []string, maxMem int64) ([]*model.FRDump, []model.FRSkip, error) {
+	dumps, _, skips, err := scanDumpsSkipping(paths, maxMem, true)
+	return dumps, skips, err
+}
+
+// scanDumpsSkipping is ReadDumpsSkipping reading each dump with scanDump
+// (keep as there), and saying which dumps are lazy.
+func scanDumpsSkipping(paths []string, maxMem int64, keep bool) ([]*model.FRDump, []bool, []model.FRSkip, error) {
 	var out []*model.FRDump
+	var lazy []bool
 	var skips []model.FRSkip
 	var errs []error
 	for _, p := range paths {
 		files, bad, err := dumpFilesSkipping(p)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		skips = append(skips, bad...)
 		for _, f := range files {
-			d, err := readDump(f, maxMem)
+			d, l, err := scanDump(f, maxMem, keep)
 			if errors.Is(err, source.ErrMemoryBudget) {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			if err != nil {
 				reason := strings.TrimPrefix(err.Error(), f+": ") // the path is the skip's own
 				skips, errs = append(skips, model.FRSkip{Path: f, Rank: nameRank(f), Reason: reason}), append(errs, err)
 				continue
 			}
-			out = append(out, d)
+			out, lazy = append(out, d), append(lazy, l)
 		}
 	}
 	switch {
 	case len(out) == 0 && len(errs) > 0:
-		return nil, nil, errors.Join(errs...)
+		return nil, nil, nil, errors.Join(errs...)
 	case len(out) == 0:
-		return nil, nil, fmt.Errorf("no Flight Recorder dumps in %v", paths)
+		return nil, nil, nil, fmt.Errorf("no Flight Recorder dumps in %v", paths)
 	}
-	return out, skips, nil
+	return out, lazy, skips, nil
 }
 
 // nameRank is the rank a dump's file name ends with, -1 when none.
