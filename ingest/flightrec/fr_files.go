@@ -81,43 +81,47 @@ func dumpFilesSkipping(p string) ([]string, []model.FRSkip, error) {
 // Past the memory budget maxMem (0: none) it stops with an error naming
 // the dump it was reading (source.ErrMemoryBudget).
 func ReadDumpsSkipping(paths []string, maxMem int64) ([]*model.FRDump, []model.FRSkip, error) {
-	dumps, _, skips, err := scanDumpsSkipping(paths, maxMem, true)
-	return dumps, skips, err
+	return scanDumpsSkipping(paths, maxMem, true, nil)
 }
 
 // scanDumpsSkipping is ReadDumpsSkipping reading each dump with scanDump
-// (keep as there), and saying which dumps are lazy.
-func scanDumpsSkipping(paths []string, maxMem int64, keep bool) ([]*model.FRDump, []bool, []model.FRSkip, error) {
+// (keep as there) and, when each is not nil, handing each dump read to it
+// at once (with whether it is lazy), before the next is read.
+func scanDumpsSkipping(paths []string, maxMem int64, keep bool, each func(*model.FRDump, bool) error) ([]*model.FRDump, []model.FRSkip, error) {
 	var out []*model.FRDump
-	var lazy []bool
 	var skips []model.FRSkip
 	var errs []error
 	for _, p := range paths {
 		files, bad, err := dumpFilesSkipping(p)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 		skips = append(skips, bad...)
 		for _, f := range files {
-			d, l, err := scanDump(f, maxMem, keep)
+			d, lazy, err := scanDump(f, maxMem, keep)
 			if errors.Is(err, source.ErrMemoryBudget) {
-				return nil, nil, nil, err
+				return nil, nil, err
 			}
 			if err != nil {
 				reason := strings.TrimPrefix(err.Error(), f+": ") // the path is the skip's own
 				skips, errs = append(skips, model.FRSkip{Path: f, Rank: nameRank(f), Reason: reason}), append(errs, err)
 				continue
 			}
-			out, lazy = append(out, d), append(lazy, l)
+			if each != nil {
+				if err := each(d, lazy); err != nil {
+					return nil, nil, err
+				}
+			}
+			out = append(out, d)
 		}
 	}
 	switch {
 	case len(out) == 0 && len(errs) > 0:
-		return nil, nil, nil, errors.Join(errs...)
+		return nil, nil, errors.Join(errs...)
 	case len(out) == 0:
-		return nil, nil, nil, fmt.Errorf("no Flight Recorder dumps in %v", paths)
+		return nil, nil, fmt.Errorf("no Flight Recorder dumps in %v", paths)
 	}
-	return out, lazy, skips, nil
+	return out, skips, nil
 }
 
 // nameRank is the rank a dump's file name ends with, -1 when none.
