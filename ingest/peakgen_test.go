@@ -46,9 +46,7 @@ func peakFormats() []peakFormat {
 		{"nccl-inspector", lineFile("node0-pid11.log", inspectorLines), loadKept},
 		{"nccl-profiler", lineFile("nccl_profile-node0-11.txt", profilerLines), loadKept},
 		{"flight-recorder-json", lineFile("rank_0.json", frJSON), loadKept},
-		{"flight-recorder-pickle", func(t *testing.T, dir string, n int) []string {
-			return writeFile(t, filepath.Join(dir, "rank_0"), func(w io.Writer) { w.Write(frPickle(n)) })
-		}, loadKept},
+		{"flight-recorder-pickle", writeFRPickles, loadKept},
 		{"nvml-samples", writeSamples, loadKept},
 		{"op-table", writeOpTable, loadOpTable},
 		{"dataset", writeDataset, loadKept},
@@ -132,19 +130,21 @@ func frEntry(i int) map[string]any {
 		"frames": []any{map[string]any{"name": junk, "filename": "train.py", "line": int64(i)}}}
 }
 
-func frDump(n int) map[string]any {
+// frDump is a dump of entries first to first+n-1 of a job of the ranks
+// listed (a string, as dumps write them).
+func frDump(first, n int, ranks string) map[string]any {
 	entries := make([]any, n)
 	for i := range entries {
-		entries[i] = frEntry(i)
+		entries[i] = frEntry(first + i)
 	}
 	return map[string]any{"version": "2.9", "comm_lib_version": "2.21.5", "entries": entries,
-		"pg_config": map[string]any{"0": map[string]any{"name": "0", "desc": "default_pg", "ranks": "[0, 1]"}},
+		"pg_config": map[string]any{"0": map[string]any{"name": "0", "desc": "default_pg", "ranks": ranks}},
 		"pg_status": map[string]any{"0": map[string]any{"last_enqueued_collective": int64(n), "last_started_collective": int64(n), "last_completed_collective": int64(n)}}}
 }
 
 // frJSON writes a dump of n entries as JSON (each with a stack frame).
 func frJSON(w io.Writer, n int) {
-	d := frDump(n)
+	d := frDump(0, n, "[0, 1]")
 	entries := d["entries"].([]any)
 	delete(d, "entries")
 	b, _ := jsonMarshal(d)
@@ -160,11 +160,33 @@ func frJSON(w io.Writer, n int) {
 	fmt.Fprint(w, "]}")
 }
 
-// frPickle writes the dump of n entries as a protocol-2 pickle.
-func frPickle(n int) []byte {
+// frPickleEntries is the most entries a generated pickled dump holds
+// (some 8 MiB): pickles are decoded whole, so a larger one would be
+// refused past ingest/flightrec's cap, where real dumps hold a ring
+// buffer of some 2,000 entries.
+const frPickleEntries = 10_000
+
+// writeFRPickles writes n entries as the protocol-2 pickled dumps of as
+// many ranks as frPickleEntries per dump takes, in a directory.
+func writeFRPickles(t *testing.T, dir string, n int) []string {
+	k := (n + frPickleEntries - 1) / frPickleEntries
+	ranks := make([]string, max(k, 2))
+	for r := range ranks {
+		ranks[r] = fmt.Sprint(r)
+	}
+	list := "[" + strings.Join(ranks, ", ") + "]"
+	for r := 0; r < k; r++ {
+		d := frDump(r*frPickleEntries, min(frPickleEntries, n-r*frPickleEntries), list)
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("rank_%d", r)), func(w io.Writer) { w.Write(frPickle(d)) })
+	}
+	return []string{dir}
+}
+
+// frPickle writes a dump as a protocol-2 pickle.
+func frPickle(d map[string]any) []byte {
 	var b bytes.Buffer
 	b.Write([]byte{0x80, 2})
-	pickleValue(&b, frDump(n))
+	pickleValue(&b, d)
 	b.WriteByte('.')
 	return b.Bytes()
 }

@@ -32,10 +32,10 @@ func peakBound(kept int) uint64 { return 1<<30 + 100*uint64(kept) }
 // TestPeakMemoryPerFormat loads a large generated input of every format
 // and holds the heap's peak above what was live before (sampled every
 // half millisecond, the result included) to peakBound of what it kept
-// (keptItems, or op-table rows); a format known to exceed it is held to
-// its own figure per item instead (overBound). It logs bytes per item kept
-// and written and, with both sizes, the slope and where the bound would be
-// crossed (docs/limits.md). -short runs the small size only.
+// (keptItems, or op-table rows), every format alike. It logs bytes per
+// item kept and written and, with both sizes, the slope and where the
+// bound would be crossed (docs/limits.md). -short runs the small size
+// only.
 func TestPeakMemoryPerFormat(t *testing.T) {
 	sizes := []int{20_000}
 	if !testing.Short() {
@@ -56,16 +56,6 @@ func TestPeakMemoryPerFormat(t *testing.T) {
 	}
 }
 
-// overBound are the formats whose peak is known to exceed peakBound on
-// large inputs, with the most bytes per item written they may take.
-var overBound = map[string]struct {
-	perItem float64
-	why     string
-}{
-	"flight-recorder-json":   {8 << 10, "a dump is read whole and decoded into generic values before its entries are taken (ingest/nccl fr.go)"},
-	"flight-recorder-pickle": {8 << 10, "a dump is read whole and decoded into generic values before its entries are taken (ingest/nccl fr.go)"},
-}
-
 func peakOf(t *testing.T, f peakFormat, n int) (int, uint64) {
 	paths := f.write(t, t.TempDir(), n)
 	peak, kept, err := measurePeak(func() (int, error) { return f.load(paths) })
@@ -77,12 +67,6 @@ func peakOf(t *testing.T, f peakFormat, n int) (int, uint64) {
 	}
 	t.Logf("%s: %d items, %.1f MB on disk, %d kept, peak %.1f MB, %.0f B/kept, %.0f B/item", f.name, n, float64(diskBytes(paths))/(1<<20), kept,
 		float64(peak)/(1<<20), float64(peak)/float64(kept), float64(peak)/float64(n))
-	if o, ok := overBound[f.name]; ok {
-		if per := float64(peak) / float64(n); per > o.perItem {
-			t.Errorf("%.0f B per item, more than the %.0f B known (%s)", per, o.perItem, o.why)
-		}
-		return kept, peak
-	}
 	if peak > peakBound(kept) {
 		t.Errorf("peak %d B over the bound %d B (1 GiB + 100 B × %d kept)", peak, peakBound(kept), kept)
 	}

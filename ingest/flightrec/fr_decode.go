@@ -17,6 +17,16 @@ import (
 
 // dumpFrom converts a decoded dump (pickle or JSON values) into an FRDump.
 func dumpFrom(v any, maxMem int64) (*model.FRDump, error) {
+	d, err := headFrom(v)
+	if err != nil {
+		return nil, err
+	}
+	d.Entries, err = entriesFrom(v.(map[string]any)["entries"], maxMem)
+	return d, err
+}
+
+// headFrom converts all of a decoded dump but its entries.
+func headFrom(v any) (*model.FRDump, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("top level is a %s, want a dict", kindOf(v))
@@ -35,8 +45,7 @@ func dumpFrom(v any, maxMem int64) (*model.FRDump, error) {
 	if d.Status, err = statusFrom(m["pg_status"]); err != nil {
 		return nil, fmt.Errorf("pg_status: %w", err)
 	}
-	d.Entries, err = entriesFrom(m["entries"], maxMem)
-	return d, err
+	return d, nil
 }
 
 func kindOf(v any) string {
@@ -126,17 +135,32 @@ func entriesFrom(v any, maxMem int64) ([]model.FREntry, error) {
 	}
 	out := make([]model.FREntry, 0, len(l))
 	for i, x := range l {
-		e, err := entryFrom(x)
-		if err == nil && (i+1)%memEvery == 0 {
-			err = source.CheckMemory(maxMem)
-		}
+		e, err := entryAt(i, x, maxMem)
 		if err != nil {
-			return nil, fmt.Errorf("entry %d: %w", i, err)
+			return nil, err
 		}
 		out = append(out, e)
 	}
-	slices.SortStableFunc(out, func(a, b model.FREntry) int { return int(min(max(a.RecordID-b.RecordID, -1), 1)) })
-	return out, nil
+	return inRecordOrder(out), nil
+}
+
+// entryAt converts entry i, checking the memory budget maxMem (0: none)
+// after every memEvery entries.
+func entryAt(i int, x any, maxMem int64) (model.FREntry, error) {
+	e, err := entryFrom(x)
+	if err == nil && (i+1)%memEvery == 0 {
+		err = source.CheckMemory(maxMem)
+	}
+	if err != nil {
+		return e, fmt.Errorf("entry %d: %w", i, err)
+	}
+	return e, nil
+}
+
+// inRecordOrder sorts entries by record id, stably.
+func inRecordOrder(entries []model.FREntry) []model.FREntry {
+	slices.SortStableFunc(entries, func(a, b model.FREntry) int { return int(min(max(a.RecordID-b.RecordID, -1), 1)) })
+	return entries
 }
 
 func entryFrom(v any) (model.FREntry, error) {

@@ -16,23 +16,35 @@ import (
 // keyed (process group, collective_seq_id), or p2p_seq_id for p2p. The
 // trace is a Fallback: a rank's timeline from Kineto or nsys replaces them.
 func addFREvents(t *model.Trace, d *model.FRDump) {
-	stream := int32(-1)
+	a := frAdder{t: t, d: d, stream: -1}
 	for _, e := range d.Entries {
-		if e.Duration < 0 {
-			continue
-		}
-		if stream < 0 {
-			stream = t.AddStream(model.Stream{Rank: d.Rank, GPU: true, ID: 0, Device: -1, Name: "nccl (flight recorder)"})
-		}
-		start := e.Created
-		if e.Started > 0 {
-			start = e.Started
-		}
-		ev := model.NewEvent(d.Rank, model.KindComm, t.Names.Intern(e.Name), start, int64(e.Duration*1e6))
-		ev.Stream = stream
-		ev.Coll = t.Colls.Append(frCollective(t, d, e))
-		t.AddEvent(ev)
+		a.add(e)
 	}
+}
+
+// frAdder adds one dump's entries to a trace, one at a time.
+type frAdder struct {
+	t      *model.Trace
+	d      *model.FRDump
+	stream int32 // -1 until the first timed entry
+}
+
+func (a *frAdder) add(e model.FREntry) {
+	if e.Duration < 0 {
+		return
+	}
+	t, d := a.t, a.d
+	if a.stream < 0 {
+		a.stream = t.AddStream(model.Stream{Rank: d.Rank, GPU: true, ID: 0, Device: -1, Name: "nccl (flight recorder)"})
+	}
+	start := e.Created
+	if e.Started > 0 {
+		start = e.Started
+	}
+	ev := model.NewEvent(d.Rank, model.KindComm, t.Names.Intern(e.Name), start, int64(e.Duration*1e6))
+	ev.Stream = a.stream
+	ev.Coll = t.Colls.Append(frCollective(t, d, e))
+	t.AddEvent(ev)
 }
 
 func frCollective(t *model.Trace, d *model.FRDump, e model.FREntry) model.Collective {

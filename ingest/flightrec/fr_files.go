@@ -81,6 +81,13 @@ func dumpFilesSkipping(p string) ([]string, []model.FRSkip, error) {
 // Past the memory budget maxMem (0: none) it stops with an error naming
 // the dump it was reading (source.ErrMemoryBudget).
 func ReadDumpsSkipping(paths []string, maxMem int64) ([]*model.FRDump, []model.FRSkip, error) {
+	return scanDumpsSkipping(paths, maxMem, true, nil)
+}
+
+// scanDumpsSkipping is ReadDumpsSkipping reading each dump with scanDump
+// (keep as there) and, when each is not nil, handing each dump read to it
+// at once (with whether it is lazy), before the next is read.
+func scanDumpsSkipping(paths []string, maxMem int64, keep bool, each func(*model.FRDump, bool) error) ([]*model.FRDump, []model.FRSkip, error) {
 	var out []*model.FRDump
 	var skips []model.FRSkip
 	var errs []error
@@ -91,7 +98,7 @@ func ReadDumpsSkipping(paths []string, maxMem int64) ([]*model.FRDump, []model.F
 		}
 		skips = append(skips, bad...)
 		for _, f := range files {
-			d, err := readDump(f, maxMem)
+			d, lazy, err := scanDump(f, maxMem, keep)
 			if errors.Is(err, source.ErrMemoryBudget) {
 				return nil, nil, err
 			}
@@ -99,6 +106,11 @@ func ReadDumpsSkipping(paths []string, maxMem int64) ([]*model.FRDump, []model.F
 				reason := strings.TrimPrefix(err.Error(), f+": ") // the path is the skip's own
 				skips, errs = append(skips, model.FRSkip{Path: f, Rank: nameRank(f), Reason: reason}), append(errs, err)
 				continue
+			}
+			if each != nil {
+				if err := each(d, lazy); err != nil {
+					return nil, nil, err
+				}
 			}
 			out = append(out, d)
 		}

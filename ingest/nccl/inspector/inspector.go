@@ -72,6 +72,12 @@ func ParseInspector(r io.Reader) ([]InspectorRecord, []nccl.LineSkip, error) { r
 // parse is ParseInspector within the memory budget maxMem (0: none).
 func parse(r io.Reader, maxMem int64) ([]InspectorRecord, []nccl.LineSkip, error) {
 	var recs []InspectorRecord
+	skips, err := each(r, maxMem, func(rec InspectorRecord) { recs = append(recs, rec) })
+	return recs, skips, err
+}
+
+// each streams r, calling rec for every record, and returns the skips.
+func each(r io.Reader, maxMem int64, rec func(InspectorRecord)) ([]nccl.LineSkip, error) {
 	var skips []nccl.LineSkip
 	var ctx InspectorRecord
 	err := nccl.EachLine(r, maxMem, func(n int64, s string) {
@@ -89,11 +95,11 @@ func parse(r io.Reader, maxMem int64) ([]InspectorRecord, []nccl.LineSkip, error
 			return
 		}
 		ctx = inspectorContext(ctx, &l)
-		if rec, ok := inspectorPayload(ctx, &l); ok {
-			recs = append(recs, rec)
+		if r, ok := inspectorPayload(ctx, &l); ok {
+			rec(r)
 		}
 	}, func(n int64) { skips = append(skips, nccl.LineSkip{Line: n, Reason: nccl.LongLine}) })
-	return recs, skips, err
+	return skips, err
 }
 
 func inspectorContext(ctx InspectorRecord, l *inspectorLine) InspectorRecord {

@@ -54,16 +54,16 @@ func newInspectorIndex(t *model.Trace, views []nccl.CommView) *inspectorIndex {
 	return x
 }
 
-// addInspectorEvents turns the verbose records (those with event_trace_ts)
-// into KindComm events with collectives on an "nccl (inspector)" GPU
-// stream of their rank. Records without a usable time (non-verbose ones)
-// and records of processes driving several ranks give no event.
-func addInspectorEvents(t *model.Trace, recs []InspectorRecord, x *inspectorIndex) {
+// addEvents turns the verbose records (those with event_trace_ts) into
+// KindComm events with collectives on an "nccl (inspector)" GPU stream of
+// their rank. Records without a usable time (non-verbose ones) and records
+// of processes driving several ranks give no event.
+func (c *collector) addEvents(t *model.Trace, x *inspectorIndex) {
 	streams := map[int32]int32{}
-	for _, r := range recs {
-		start, dur, ok := r.Span()
-		g, known := x.proc[proc{r.Host, r.PID}]
-		if !ok || !known {
+	for _, r := range c.timed {
+		v := &c.views[r.view]
+		g, known := x.proc[proc{v.Host, v.PID}]
+		if !known {
 			continue
 		}
 		s, seen := streams[g]
@@ -71,8 +71,8 @@ func addInspectorEvents(t *model.Trace, recs []InspectorRecord, x *inspectorInde
 			s = t.AddStream(model.Stream{Rank: g, GPU: true, ID: 0, Device: -1, Name: InspectorStream})
 			streams[g] = s
 		}
-		ev := model.NewEvent(g, model.KindComm, t.Names.Intern("nccl:"+r.Op), start, dur)
-		ev.Stream, ev.Coll = s, t.Colls.Append(inspectorCollective(r, x))
+		ev := model.NewEvent(g, model.KindComm, t.Names.Intern("nccl:"+c.ops[r.op]), r.start, r.dur)
+		ev.Stream, ev.Coll = s, t.Colls.Append(inspectorCollective(r, c.ops[r.op], v, x))
 		t.AddEvent(ev)
 	}
 }
@@ -82,19 +82,18 @@ func addInspectorEvents(t *model.Trace, recs []InspectorRecord, x *inspectorInde
 // member) for collectives; p2p_sn counts per process and is not kept, so
 // send/recv pairs are matched by order. Bytes are the input side: a
 // ReduceScatter's recorded message is its output, 1/n of the input.
-func inspectorCollective(r InspectorRecord, x *inspectorIndex) model.Collective {
-	key := nccl.HexKey(r.CommID)
-	c := model.NewCollective(inspectorOp(r.Op))
-	c.Bytes, c.GroupSize = r.Bytes, r.NRanks
-	if c.Op == model.OpReduceScatter && r.NRanks > 0 {
-		c.Bytes = r.Bytes * int64(r.NRanks)
+func inspectorCollective(r timedRec, op string, v *nccl.CommView, x *inspectorIndex) model.Collective {
+	c := model.NewCollective(inspectorOp(op))
+	c.Bytes, c.GroupSize = r.bytes, v.NRanks
+	if c.Op == model.OpReduceScatter && v.NRanks > 0 {
+		c.Bytes = r.bytes * int64(v.NRanks)
 	}
-	if i, ok := x.comm[key]; ok {
+	if i, ok := x.comm[v.ID]; ok {
 		c.Comm = i
 	}
-	if r.Peer < 0 {
-		c.Seq = r.Seq
-	} else if p, ok := x.member[commMember{key, r.Peer}]; ok {
+	if r.peer < 0 {
+		c.Seq = r.seq
+	} else if p, ok := x.member[commMember{v.ID, r.peer}]; ok {
 		c.Peer = p
 	}
 	return c

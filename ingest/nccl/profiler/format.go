@@ -35,22 +35,32 @@ func readProfiler(ctx context.Context, paths []string, opts source.Options) (*mo
 	var views []nccl.CommView
 	var skips []model.Skip
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
+		vs, sk, err := readViews(p, opts.MaxMemory)
 		if err != nil {
-			return nil, fmt.Errorf("nccl profiler: %w", err)
-		}
-		evs, sk, err := parse(bytes.NewReader(b), opts.MaxMemory)
-		if err != nil {
-			return nil, &source.FileError{Path: p, Offset: -1, Err: err}
+			return nil, err
 		}
 		for _, s := range sk {
 			skips = append(skips, model.Skip{Source: p, Offset: s.Line, Unit: "line", Reason: s.Reason, Count: 1})
 		}
-		views = append(views, profViews(evs, profHost(p))...)
+		views = append(views, vs...)
 	}
 	t := nccl.ViewsTrace(views, "nccl-profiler", paths)
 	t.Skipped = append(t.Skipped, skips...)
 	return t, nil
+}
+
+// readViews streams one file's communicator memberships (parseViews).
+func readViews(p string, maxMem int64) ([]nccl.CommView, []nccl.LineSkip, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("nccl profiler: %w", err)
+	}
+	defer f.Close()
+	vs, sk, err := parseViews(f, profHost(p), maxMem)
+	if err != nil {
+		return nil, nil, &source.FileError{Path: p, Offset: -1, Err: err}
+	}
+	return vs, sk, nil
 }
 
 // profHost takes the host from NCCL ≤2.26 file names (<prefix>-<host>-<tid>.txt).

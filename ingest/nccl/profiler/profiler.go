@@ -62,20 +62,29 @@ func parse(r io.Reader, maxMem int64) ([]ProfEvent, []nccl.LineSkip, error) {
 	var skips []nccl.LineSkip
 	open := map[string]int{}
 	err := nccl.EachLine(r, maxMem, func(n int64, text string) {
-		s := repairLine(text)
-		if s == "" || s == "{}" {
-			return
-		}
 		var l profLine
-		dec := json.NewDecoder(strings.NewReader(s))
-		dec.UseNumber()
-		if err := dec.Decode(&l); err != nil {
-			skips = append(skips, nccl.LineSkip{Line: n, Reason: fmt.Sprintf("not a profiler event: %v", nccl.Cut(err.Error()))})
-			return
+		if ok, skip := decodeLine(n, text, &l); skip != nil {
+			skips = append(skips, *skip)
+		} else if ok {
+			evs = pairEvent(evs, open, l)
 		}
-		evs = pairEvent(evs, open, l)
 	}, func(n int64) { skips = append(skips, nccl.LineSkip{Line: n, Reason: nccl.LongLine}) })
 	return evs, skips, err
+}
+
+// decodeLine repairs and decodes one event line into v: ok when it holds
+// an event, a skip when it cannot be read.
+func decodeLine(n int64, text string, v any) (ok bool, skip *nccl.LineSkip) {
+	s := repairLine(text)
+	if s == "" || s == "{}" {
+		return false, nil
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return false, &nccl.LineSkip{Line: n, Reason: fmt.Sprintf("not a profiler event: %v", nccl.Cut(err.Error()))}
+	}
+	return true, nil
 }
 
 func pairEvent(evs []ProfEvent, open map[string]int, l profLine) []ProfEvent {

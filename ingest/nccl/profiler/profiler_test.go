@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -56,5 +57,30 @@ func TestOverlongLinesInProfilerFiles(t *testing.T) {
 	_, skips, err := ParseProfiler(strings.NewReader(long + long))
 	if err != nil || len(skips) != 2 || skips[1].Line != 2 {
 		t.Fatalf("profiler: skips %+v, err %v", skips, err)
+	}
+}
+
+func TestParseViewsMatchesEvents(t *testing.T) {
+	in := `[
+{"name": "AllReduce", "cat": "COLL", "ph": "b", "id": 1, "pid": 11, "ts": 1.5, "args": {"CommHash": 12715772615376301750, "Rank": 1}},
+{"name": "AllReduce", "cat": "COLL", "ph": "e", "id": 1, "pid": 11, "ts": 2.5, "args": {"CommHash": 1, "Rank": 5}},
+{"name": "Send", "cat": "P2P", "ph": "b", "id": 2, "pid": 12, "ts": 3, "args": {"CommHash": "0x10", "Rank": 0}},
+{"name": "Send", "cat": "P2P", "ph": "b", "id": 3, "pid": 12, "ts": 4, "args": {"CommHash": "0x10", "Rank": 0}},
+{"name": "KernelCh", "cat": "GPU", "ph": "b", "id": 4, "pid": 12, "ts": 4, "args": {"CommHash": 7, "Rank": 0}},
+{"name": 5, "cat": "COLL", "ph": "b"},
+{}]`
+	evs, skips, err := ParseProfiler(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	views, vskips, err := parseViews(strings.NewReader(in), "h", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := profViews(evs, "h"); len(views) != 2 || !reflect.DeepEqual(views, want) {
+		t.Errorf("views %+v, want %+v (2)", views, want)
+	}
+	if len(skips) != 1 || !reflect.DeepEqual(vskips, skips) {
+		t.Errorf("skips %+v, want %+v (1)", vskips, skips)
 	}
 }

@@ -1,0 +1,69 @@
+package inspector
+
+import (
+	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/ingest/nccl"
+)
+
+// collector keeps what the trace needs of the records streamed to it: each
+// distinct communicator membership (view) and, of the timed records, a
+// compact record naming its view and operation by index.
+type collector struct {
+	views  []nccl.CommView
+	seen   map[nccl.CommView]int32 // index of a view's first copy
+	copies map[nccl.CommView]bool  // views seen more than once
+	ops    []string
+	opIdx  map[string]int32
+	timed  []timedRec
+}
+
+// timedRec is a record with a Span: what its event and collective need.
+type timedRec struct {
+	start, dur, seq, bytes int64
+	view, op, peer         int32
+}
+
+func newCollector() *collector {
+	return &collector{seen: map[nccl.CommView]int32{}, copies: map[nccl.CommView]bool{}, opIdx: map[string]int32{}}
+}
+
+// add keeps r's view and, when r is timed, its compact record.
+func (c *collector) add(r InspectorRecord) {
+	v := c.view(nccl.CommView{ID: nccl.HexKey(r.CommID), Name: r.CommName, Host: r.Host, PID: r.PID, Rank: r.Rank, NRanks: r.NRanks})
+	start, dur, ok := r.Span()
+	if !ok {
+		return
+	}
+	op, known := c.opIdx[r.Op]
+	if !known {
+		op = int32(len(c.ops))
+		c.ops, c.opIdx[r.Op] = append(c.ops, r.Op), op
+	}
+	c.timed = append(c.timed, timedRec{start: start, dur: dur, seq: r.Seq, bytes: r.Bytes, view: v, op: op, peer: r.Peer})
+}
+
+// view returns the index of v's first copy. A view is listed at most
+// twice: nccl.ViewsTrace tells a process holding one rank of the largest
+// communicator from one holding several by the number of its views there,
+// and a second copy keeps that count what the records give.
+func (c *collector) view(v nccl.CommView) int32 {
+	i, ok := c.seen[v]
+	if !ok {
+		i = int32(len(c.views))
+		c.seen[v] = i
+		c.views = append(c.views, v)
+	} else if !c.copies[v] {
+		c.copies[v] = true
+		c.views = append(c.views, v)
+	}
+	return i
+}
+
+// trace builds the trace of the records added, read from paths.
+func (c *collector) trace(paths []string) *model.Trace {
+	t := nccl.ViewsTrace(c.views, "nccl-inspector", paths)
+	c.addEvents(t, newInspectorIndex(t, c.views))
+	t.Events.Sort()
+	t.Fallback = t.Events.Len() > 0
+	return t
+}
