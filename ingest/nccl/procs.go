@@ -39,7 +39,9 @@ func ViewsTrace(views []CommView, format string, paths []string) *model.Trace {
 	for _, v := range views {
 		if v.ID == world {
 			k := procKey{v.Host, v.PID}
-			global[k] = append(global[k], v.Rank)
+			if !slices.Contains(global[k], v.Rank) { // a view repeats per record
+				global[k] = append(global[k], v.Rank)
+			}
 		}
 	}
 	next := int32(0)
