@@ -6,9 +6,9 @@ import (
 	"regexp"
 
 	"github.com/tpptrace/tpptrace/ingest"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/optable"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples"
 )
 

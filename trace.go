@@ -4,7 +4,7 @@ import (
 	"regexp"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Trace is one opened job: the normalized trace of its inputs, or an op

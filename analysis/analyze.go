@@ -11,7 +11,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/pipeline"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/analysis/steps"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Options steer an analysis. The zero value infers everything.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/diagnose"
 	"github.com/tpptrace/tpptrace/analysis/measure"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 type arrivalKey struct {

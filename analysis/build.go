@@ -3,7 +3,7 @@ package analysis
 import (
 	"github.com/tpptrace/tpptrace/analysis/diagnose"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // The steps' outputs. Each step writes its own and reads the earlier

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model/vocab"
 	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples/nvmlw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"

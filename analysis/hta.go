@@ -5,7 +5,7 @@ import (
 	"regexp"
 
 	"github.com/tpptrace/tpptrace/analysis/measure"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // HTA's kernel classification regexes (hta/common/types.py, utils.py).

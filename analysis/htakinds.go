@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/measure"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // htaMemory is HTA's MEMORY kernel type (hta/utils/utils.py).

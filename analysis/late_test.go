@@ -6,8 +6,8 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/diagnose"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model"
+	"github.com/tpptrace/tpptrace/model/vocab"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 

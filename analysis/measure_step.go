@@ -5,7 +5,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/measure"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // measureStep measures every rank that has step windows, in every step,

@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // remedyMissing is the missing_ranks finding's remedy.

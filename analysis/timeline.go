@@ -6,8 +6,8 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/measure"
 	"github.com/tpptrace/tpptrace/analysis/pipeline"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // timeline classifies step k of every rank into segments on the aligned clock.

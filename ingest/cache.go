@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // cacheVersion changes whenever a reader changes what it produces, so that

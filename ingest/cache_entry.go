@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // partialPrefix starts the name of an entry being written; it becomes the

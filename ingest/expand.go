@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // inputs are the expanded command-line paths.

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Load reads paths (trace files, directories of them, or dataset

@@ -12,8 +12,8 @@ import (
 	"github.com/tpptrace/tpptrace/samples/shared"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 func rankDoc(rank int) string {

@@ -19,8 +19,8 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/nvml"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 )
 

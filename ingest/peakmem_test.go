@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/tpptrace/tpptrace/ingest"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/optable"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // peakFormat writes a hostile-but-legal input of n items (events, lines,

@@ -3,7 +3,7 @@ package ingest
 import (
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // snapshot copies what analysis changes in a trace (ranks' coordinates,

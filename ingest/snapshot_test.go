@@ -3,7 +3,7 @@ package ingest
 import (
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // TestSnapshotIsolated changes a trace the ways analysis does and checks

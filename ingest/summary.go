@@ -3,7 +3,7 @@ package ingest
 import (
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Summary is what `tpptrace ingest` prints about a trace.

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // loadWarning loads paths and returns the trace and the warnings.

@@ -6,7 +6,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // rankTable is the table of a job without a pipeline (PP = 1), in place

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // A job without a pipeline (PP = 1: DDP, FSDP, DLRM, a single GPU) has no

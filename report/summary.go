@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tpptrace/tpptrace/analysis/result/tables"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // SummaryFormats are the formats WriteSummary writes.

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // whatifText writes the what-if replay: self-check, the step without

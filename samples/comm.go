@@ -1,6 +1,6 @@
 package samples
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import "github.com/tpptrace/tpptrace/model"
 
 // collNames are the kernel and the c10d CPU op of each collective.
 var collNames = map[model.Op][2]string{

@@ -12,7 +12,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Schedules.

@@ -3,7 +3,7 @@ package samples
 import (
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 func TestPlaceRoundTripsMegatronOrderWithCPEP(t *testing.T) {

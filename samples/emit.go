@@ -3,7 +3,7 @@ package samples
 import (
 	"fmt"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Clock constants of the written traces.

@@ -3,7 +3,7 @@ package samples
 import (
 	"strconv"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // group is a process group as PyTorch numbers it: "0" is the default group

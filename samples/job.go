@@ -3,7 +3,7 @@ package samples
 import (
 	"fmt"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Job is a simulated job: its configuration, the normalized trace its

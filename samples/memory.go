@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // memDelta is one change of a rank's allocated GPU memory, in true time.

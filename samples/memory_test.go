@@ -3,7 +3,7 @@ package samples
 import (
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // tinyMemJob is TP1 PP4 DP1 with m=6 microbatches, memory on.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // TestDPOverlapBucketsInLastBackward: with DPOverlap the gradient buckets

@@ -3,7 +3,7 @@ package samples
 import (
 	"math/rand/v2"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // slot is a rank's GPU stream role.

@@ -1,6 +1,6 @@
 package samples
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import "github.com/tpptrace/tpptrace/model"
 
 // pass is one forward or backward of one microbatch and model chunk.
 type pass struct {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // fitKey is one family of transfers that share α and β: a communicator, the

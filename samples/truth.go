@@ -3,7 +3,7 @@ package samples
 import (
 	"math"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Truth is what the generator knows about a simulated job: the figures the

@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // axis is two lines over the lanes: tick labels (time since the step's

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 	"github.com/tpptrace/tpptrace/tui/events"
 )
 

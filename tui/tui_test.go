@@ -17,7 +17,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/tui/events"

@@ -7,7 +7,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // edge is a pair of ranks that shared instances: the median of

@@ -3,7 +3,7 @@ package clock
 import (
 	"math/rand/v2"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // job builds small hand-made traces: ranks on hosts with planted clock

@@ -8,7 +8,7 @@
 // that share communicators. See docs/clock.md.
 package clock
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import "github.com/tpptrace/tpptrace/model"
 
 // Instance is one collective instance: the kernels of its members.
 type Instance struct {

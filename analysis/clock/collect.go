@@ -3,7 +3,7 @@ package clock
 import (
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // collect turns complete groups into instances, in first-seen order.

@@ -3,7 +3,7 @@ package clock
 import (
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // A loose kernel is a send or recv whose peer is unknown on a communicator

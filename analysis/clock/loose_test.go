@@ -7,7 +7,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/clock"
 	"github.com/tpptrace/tpptrace/analysis/layout"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )

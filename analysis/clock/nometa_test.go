@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/layout"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // TestAlignWithoutProcessGroups: 4 ranks on 4 hosts whose kernels carry

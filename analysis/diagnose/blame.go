@@ -2,7 +2,7 @@ package diagnose
 
 import (
 	"github.com/tpptrace/tpptrace/analysis/measure"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Blame is, per rank and per step, how long it held collectives back when

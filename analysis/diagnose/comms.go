@@ -3,7 +3,7 @@ package diagnose
 import (
 	"github.com/tpptrace/tpptrace/analysis/measure"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // maxPoints bounds the size/time samples kept per communicator.

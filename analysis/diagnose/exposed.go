@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // The bubble, PP and exposed-communication findings share out the time a

@@ -2,7 +2,7 @@ package diagnose
 
 import (
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 const remedyIdle = "keep the GPU fed: look at data loading, CPU-side launch overhead (CUDA graphs, larger kernels) " +

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 const remedyLate = "find what holds this rank's host back before its collectives: data loading (more DataLoader workers, " +

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // Slow-rank thresholds (docs/semantics.md).

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // median returns the median of xs (0 for none); xs is not modified.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/analysis/gpujoin"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 const remedyThrottle = "check the GPU's cooling, power delivery and XID errors (nvidia-smi -q, dmesg); drain the node if it persists"

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Map returns, for each entry of t.Ranks, the index into t.SampleGPUs of

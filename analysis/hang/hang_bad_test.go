@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/ingest/flightrec"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 func copyFile(t *testing.T, from, to string) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/ingest/flightrec"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 	hangtext "github.com/tpptrace/tpptrace/report/hang"
 	"github.com/tpptrace/tpptrace/samples/shared"
 )

@@ -3,7 +3,7 @@ package layout
 import (
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // An all-to-all is expert parallelism (MoE token dispatch and combine)

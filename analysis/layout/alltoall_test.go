@@ -3,7 +3,7 @@ package layout
 import (
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // a2aJob: 8 ranks, 2 steps, a TP2 busy all-reduce class and two groups of

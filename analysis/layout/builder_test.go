@@ -3,7 +3,7 @@ package layout
 import (
 	"fmt"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // layoutJob builds small hand-made traces: ranks on hosts, communicators

@@ -3,7 +3,7 @@ package layout
 import (
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // megatronGroups maps Megatron-LM process-group descriptions to axes.

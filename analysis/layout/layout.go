@@ -13,7 +13,7 @@ import (
 	"fmt"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Flags are the user's overrides (--tp --pp --dp --cp --ep --order); zero

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // describedTP2PP2DP4: 16 ranks on 2 hosts with Megatron group descriptions.

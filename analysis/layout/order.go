@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // order lists the axes from fastest-varying to slowest.

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // parallelAxes are the axes a layout has sizes for.

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // streamRun is the collective kernels one rank ran on one stream that no

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // topologyProblems checks what the communicators themselves say against

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/steps"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // linkPeers gives p2p kernels with a known peer but no usable communicator

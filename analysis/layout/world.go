@@ -6,7 +6,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // WorldID is the ID of the communicator inferWorld gives collectives that

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // noMetaKernel adds a communication kernel with no communicator, ending

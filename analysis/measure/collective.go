@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/tpptrace/tpptrace/analysis/clock"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Timing is one collective instance on the aligned clock.

@@ -3,7 +3,7 @@ package measure
 import (
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // NAxes is the number of model.Axis values; per-axis figures are arrays

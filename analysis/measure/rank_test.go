@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/clock"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // handTrace builds one rank with a communicator per axis and the events

@@ -1,6 +1,6 @@
 package measure
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import "github.com/tpptrace/tpptrace/model"
 
 // EventWaits returns, per event of a trace with n events, how long the
 // event waited as a collective member for the last member to arrive (0 for

@@ -3,7 +3,7 @@ package measure
 import (
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 func TestSplitWaitsHandComputed(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/measure"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // evaluateFunction prefixes the CPU op the autograd engine runs for every

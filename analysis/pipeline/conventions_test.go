@@ -3,7 +3,7 @@ package pipeline
 import (
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // TestParseEveryConvention: each per-microbatch convention of

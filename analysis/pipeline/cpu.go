@@ -3,7 +3,7 @@ package pipeline
 import (
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // cpuToGPU maps CPU-side ops (annotation ranges on the host) to the span of

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/pipeline"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples"
 )
 

@@ -2,7 +2,7 @@ package pipeline
 
 import (
 	"github.com/tpptrace/tpptrace/analysis/measure"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Geometry places a rank in the pipeline: its stage, the number of stages

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // pass is one pass being rebuilt from the transfers around it: from is the

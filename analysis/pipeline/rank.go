@@ -2,7 +2,7 @@ package pipeline
 
 import (
 	"github.com/tpptrace/tpptrace/analysis/measure"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Rank is one rank's pipeline work over the whole trace.

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/measure"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // p2pTrace builds a 2-stage job whose ranks carry pipeline send/recv

@@ -1,6 +1,6 @@
 package result
 
-import "github.com/tpptrace/tpptrace/ingest/model/vocab"
+import "github.com/tpptrace/tpptrace/model/vocab"
 
 // Finding is one diagnosed cause of lost time, as data: its headline and
 // evidence are Statements, which the views render into sentences through

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // annotated returns, per rank, the windows of CPU range annotations whose

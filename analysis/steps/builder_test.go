@@ -3,7 +3,7 @@ package steps
 import (
 	"fmt"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // stepJob builds small hand-made traces of ranks running steps: each step

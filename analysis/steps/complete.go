@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // keepComplete keeps the iterations every rank has, in ascending order.

@@ -12,8 +12,8 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/layout"
 	"github.com/tpptrace/tpptrace/analysis/steps"
 	"github.com/tpptrace/tpptrace/ingest/kineto"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // TestFindOnGeneratedJobs: the analysed steps are the truth's complete

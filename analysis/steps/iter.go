@@ -3,7 +3,7 @@ package steps
 import (
 	"sort"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // assignIters sets Events.Iter: a GPU event takes the window of its launch

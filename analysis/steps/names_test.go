@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 func TestStepLikeNames(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // kernelPeriod finds steps without step ranges or a data-parallel sync (a

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // period finds steps from the once-per-step data-parallel synchronisation:

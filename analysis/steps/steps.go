@@ -13,7 +13,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Window is one rank's step: [Start, End) on the rank's own clock.

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 func TestFindProfilerStepWindows(t *testing.T) {

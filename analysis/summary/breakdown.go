@@ -3,7 +3,7 @@ package summary
 import (
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result/tables"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // RankBreakdown is tables.RankBreakdown.

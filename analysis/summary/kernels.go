@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/measure"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Kernel groupings.

@@ -9,7 +9,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/clock"
 	"github.com/tpptrace/tpptrace/analysis/measure"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // CollRow is tables.CollRow.

@@ -5,7 +5,7 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/result/tables"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // RangeRow is tables.RangeRow.

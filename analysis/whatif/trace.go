@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/clock"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Cross-stream edges: an op depends on the op of another stream of its

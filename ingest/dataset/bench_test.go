@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // benchTrace returns n events over 8 ranks with 500 distinct kernel names,

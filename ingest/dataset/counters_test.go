@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 func withCounters(t *testing.T) *model.Trace {

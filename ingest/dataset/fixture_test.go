@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // buildTrace returns a realistic 4-rank job (TP=2, PP=2): two hosts, GPU

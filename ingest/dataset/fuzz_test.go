@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // smallEventsFile returns the bytes of a valid events file of a few rows.

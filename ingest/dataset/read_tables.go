@@ -6,8 +6,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/samplepq"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 func readRanks(path string, t *model.Trace) error {

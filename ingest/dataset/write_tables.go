@@ -7,8 +7,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/samplepq"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // writeTables writes every file but the event files.

@@ -3,9 +3,9 @@ package flightrec
 import (
 	"context"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/nccl"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Format is the Flight Recorder dump format for the registry in package

@@ -14,8 +14,8 @@ import (
 	"strconv"
 
 	"github.com/tpptrace/tpptrace/ingest/flightrec/pickle"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // ReadDump reads one Flight Recorder dump, pickle or JSON. The rank comes

@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/tpptrace/tpptrace/ingest/flightrec/pickle"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/nccl"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // dumpFrom converts a decoded dump (pickle or JSON values) into an FRDump.

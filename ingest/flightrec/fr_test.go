@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/ingest/flightrec/pickle"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples/shared"
 )
 

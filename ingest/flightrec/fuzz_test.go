@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/hang"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // FuzzDumpFrom feeds the Flight Recorder value decoder (pickle or JSON,

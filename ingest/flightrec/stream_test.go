@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/ingest/flightrec/pickle"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // TestStreamedTraceIsTheKeptOne: the trace of JSON dumps read twice and

@@ -3,7 +3,7 @@ package kineto
 import (
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // axisFromDesc reads the parallel axis from a process-group description:

@@ -3,7 +3,7 @@ package kineto
 import (
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // commInfo is what is known of one communication call, from a kernel's own

@@ -3,7 +3,7 @@ package kineto
 import (
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // pgRanks returns the ranks of process group name from distributedInfo.pg_config.

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // pgDoc is a rank's trace with one all-reduce kernel on process group pg

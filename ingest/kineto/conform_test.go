@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // independentCounts decodes a file with encoding/json and counts the

@@ -3,7 +3,7 @@ package kineto
 import (
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // finish settles the per-file trace once the whole file is read: rank,

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples/shared"
 )
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // stepNumber reports whether an annotation names an iteration and which:

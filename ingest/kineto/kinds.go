@@ -1,6 +1,6 @@
 package kineto
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import "github.com/tpptrace/tpptrace/model"
 
 // kindOf maps a Kineto category to an event kind; ok is false for the
 // categories the reader does not keep. Kernels are refined by name later.

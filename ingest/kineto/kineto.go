@@ -17,8 +17,8 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Format describes Kineto traces to the dispatcher.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 const kernelHead = `{"ph": "X", "cat": "kernel", "pid": 0, "tid": 7, "ts": 30, "dur": 10, "args": {"stream": 7}, "name": "`

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // linkState holds the rows that the passes after reading join together.

@@ -1,6 +1,6 @@
 package kineto
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import "github.com/tpptrace/tpptrace/model"
 
 // memoryName is the name of the allocator instants Kineto writes with
 // profile_memory=True: {"ph": "i", "cat": "cpu_instant_event", "name":

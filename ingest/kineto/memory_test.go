@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // memTrace has GPU and host [memory] instants as profile_memory=True writes

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 func readSet(t *testing.T, set string) *model.Trace {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // fileResult is one file's part, or why it could not be read.

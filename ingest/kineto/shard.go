@@ -5,8 +5,8 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // FileLists is what one file states of its process groups: group name ->

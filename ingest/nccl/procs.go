@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // CommView is one process's membership in one communicator, as the

@@ -3,7 +3,7 @@ package nccl
 import (
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // CommAxis returns a communicator's axis: the one already decided, else the

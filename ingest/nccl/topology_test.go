@@ -3,7 +3,7 @@ package nccl
 import (
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 func TestCommAxis(t *testing.T) {

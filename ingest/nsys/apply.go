@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // finish replaces process ids by global ranks, makes times relative to base, drops the events of

@@ -11,8 +11,8 @@ import (
 	"github.com/tpptrace/tpptrace/samples/shared"
 
 	"github.com/ncruces/go-sqlite3"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 )
 

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 )
 

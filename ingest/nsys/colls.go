@@ -1,6 +1,6 @@
 package nsys
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import "github.com/tpptrace/tpptrace/model"
 
 // pendColl is a collective row whose communicator and peer wait for every
 // report to be read: communicator members and the comm-rank -> global rank

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // commTable is what all reports together say about each NCCL communicator.

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // NVTX event types (ENUM_NSYS_EVENT_TYPE).

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 const kernelTable = "CUPTI_ACTIVITY_KIND_KERNEL"

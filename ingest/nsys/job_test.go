@@ -3,7 +3,7 @@ package nsys
 import (
 	"fmt"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // tinyJob builds a 4-rank job by hand: TP=2 × PP=2 on two hosts (host 1's

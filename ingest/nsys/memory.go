@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/ncruces/go-sqlite3"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // memTable holds the CUDA-level device memory allocations and frees nsys

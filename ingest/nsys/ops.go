@@ -3,7 +3,7 @@ package nsys
 import (
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // apiOps maps NCCL API range names to operations.

@@ -7,8 +7,8 @@ import (
 	"os"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // builder reads one export into a trace whose Rank columns hold process

@@ -3,7 +3,7 @@ package nsys
 import (
 	"cmp"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // sortEvents puts a report's events in the order Events.Sort gives (the

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // TestSortEventsIsSort: merging the sorted runs gives Events.Sort's order,

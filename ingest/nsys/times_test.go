@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/ncruces/go-sqlite3"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 )
 

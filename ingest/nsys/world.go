@@ -3,7 +3,7 @@ package nsys
 import (
 	"strconv"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // declareWorld records the job sizes the report states: the launcher's

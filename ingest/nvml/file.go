@@ -13,10 +13,10 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/pqsafe"
 	"github.com/tpptrace/tpptrace/ingest/samplepq"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // kindKey and kindValue mark a Parquet file as tpptrace GPU samples.

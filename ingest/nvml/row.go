@@ -1,8 +1,8 @@
 package nvml
 
 import (
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/samplepq"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Row is one sampling pass over one GPU, as stored in Parquet: the one

@@ -5,8 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/samplepq"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Writer collects rows and writes them incrementally: each Flush turns the

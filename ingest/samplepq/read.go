@@ -6,8 +6,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/pqsafe"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // batch is how many rows are decoded at a time.

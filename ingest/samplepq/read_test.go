@@ -10,8 +10,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/pqsafe"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // randomRows are rows of gpus GPUs with every column varying.

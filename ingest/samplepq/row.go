@@ -3,7 +3,7 @@ package samplepq
 import (
 	"math"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Row is one sampling pass over one GPU, as stored in Parquet: the samples

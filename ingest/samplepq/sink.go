@@ -1,6 +1,6 @@
 package samplepq
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import "github.com/tpptrace/tpptrace/model"
 
 // MaxGPUs is how many distinct GPUs one sink keeps: the rows of further
 // GPUs are dropped and counted (Dropped), so that a file naming a new GPU

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // ParseRule reads a compare threshold: "5%" (relative growth), "2ms" (an

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // WriteJSON writes rep as indented JSON.

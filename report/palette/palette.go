@@ -9,7 +9,7 @@
 // The bubble is vermillion; the part of it in which a pipeline send/recv
 // waits for its neighbour (pp_wait) is a pale vermillion, bubble-like and
 // apart from the purple PP transfer. The categories' names and labels are
-// the vocabulary's (ingest/model/vocab).
+// the vocabulary's (model/vocab).
 package palette
 
 import (
@@ -17,7 +17,7 @@ import (
 	"image/color"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // Okabe–Ito colours.

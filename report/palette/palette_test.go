@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 func TestEveryCategoryHasDistinctColour(t *testing.T) {

@@ -2,7 +2,7 @@ package perfetto
 
 import (
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // criticalTid is the thread id of the track holding the critical path.

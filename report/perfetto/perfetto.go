@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // classifiedTid is the thread id of the track holding the classified step.

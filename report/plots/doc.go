@@ -4,6 +4,6 @@
 // arrival skew around a slow rank and the α-β fits of every communicator.
 //
 // It only renders what the analysis measured; it never recomputes it.
-// Colours come from report/palette, numbers and category names from ingest/model/vocab. A figure
+// Colours come from report/palette, numbers and category names from model/vocab. A figure
 // renders to PNG or SVG; SVG output is deterministic for a given Result.
 package plots

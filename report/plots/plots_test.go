@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 	"github.com/tpptrace/tpptrace/report/plots/fixture"
 )
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 )

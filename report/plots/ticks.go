@@ -6,7 +6,7 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // byteTicks puts labelled ticks at powers of four bytes (1 KiB, 4 KiB, …)

@@ -4,8 +4,8 @@ import (
 	"strconv"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 var phaseNames = map[string]string{"fwd": "forward", "bwd": "backward", "": "other"}

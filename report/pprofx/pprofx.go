@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/pprof/profile"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // builder interns functions and locations by frame name.

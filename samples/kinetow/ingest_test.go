@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/ingest/kineto"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples"
 )
 

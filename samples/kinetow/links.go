@@ -1,6 +1,6 @@
 package kinetow
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import "github.com/tpptrace/tpptrace/model"
 
 // links are the ids a rank's events carry: External ids of CPU events
 // (runtime calls and kernels take their innermost enclosing CPU op's), and

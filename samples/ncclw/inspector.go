@@ -6,7 +6,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples"
 )
 

@@ -3,7 +3,7 @@ package nsysw
 import (
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // NVTX event types.

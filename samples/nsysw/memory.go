@@ -1,6 +1,6 @@
 package nsysw
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import "github.com/tpptrace/tpptrace/model"
 
 // memTable and its DDL, from the Nsight Systems SQLite schema reference
 // (the real 2025.1.1 export was captured without --cuda-memory-usage and

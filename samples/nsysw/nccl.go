@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // ncclDomain is the NVTX domain id the writer gives NCCL.

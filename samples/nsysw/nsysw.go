@@ -23,7 +23,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Options choose the layout.

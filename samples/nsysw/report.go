@@ -1,7 +1,7 @@
 package nsysw
 
 import (
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // writer writes the ranks of one report.

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis/gpujoin"
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/nvml"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/report/prose"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )

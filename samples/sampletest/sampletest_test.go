@@ -3,8 +3,8 @@ package sampletest
 import (
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 func TestCloseTo(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis"
-	"github.com/tpptrace/tpptrace/ingest/model"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/tui/events"
 )
 

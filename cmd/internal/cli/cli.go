@@ -13,7 +13,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // Exit codes. They are stable: scripts and CI depend on them.

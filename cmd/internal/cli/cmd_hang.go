@@ -7,8 +7,8 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/hang"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest/flightrec"
+	"github.com/tpptrace/tpptrace/model/vocab"
 	hangtext "github.com/tpptrace/tpptrace/report/hang"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 )
 
 var hangCmd = &Command{

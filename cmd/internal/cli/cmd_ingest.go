@@ -18,9 +18,9 @@ import (
 
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/dataset"
-	"github.com/tpptrace/tpptrace/ingest/model"
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 var ingestCmd = &Command{

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tpptrace/tpptrace/ingest/model/vocab"
+	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
 // warnings collects the readers' warnings while the inputs load, so that

@@ -1,8 +1,8 @@
 package inspector
 
 import (
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/nccl"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // collector keeps what the trace needs of the records streamed to it: each

@@ -1,8 +1,8 @@
 package inspector
 
 import (
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/nccl"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // InspectorStream names the GPU stream Inspector events are put on.

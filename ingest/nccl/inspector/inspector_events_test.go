@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/nccl"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // TestInspectorSpan reads the verbose stamps of records as NCCL writes

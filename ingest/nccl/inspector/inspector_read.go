@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // readInspector reads Inspector files: ranks and communicators from every

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // Format is the NCCL_DEBUG=INFO log format for the registry in package ingest.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/tpptrace/tpptrace/ingest/model"
 	"github.com/tpptrace/tpptrace/ingest/nccl"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // device is one process's GPU: one global rank.

@@ -1,6 +1,6 @@
 package vocab
 
-import "github.com/tpptrace/tpptrace/ingest/model"
+import "github.com/tpptrace/tpptrace/model"
 
 // Axis names, as the model's enum spells them: the keys of every per-axis
 // map of the Result.
