@@ -11,6 +11,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/ingest/flightrec"
 	"github.com/tpptrace/tpptrace/model"
+	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
 func copyFile(t *testing.T, from, to string) {
@@ -25,7 +26,7 @@ func copyFile(t *testing.T, from, to string) {
 }
 
 func TestDumpFromAnotherJobIsNamed(t *testing.T) {
-	good, other := frDir(t, "lock_gil_1st"), frDir(t, "gpu_error_1st")
+	good, other := shared.FRDumps(t, "lock_gil_1st"), shared.FRDumps(t, "gpu_error_1st")
 	dir := t.TempDir()
 	paths, _ := filepath.Glob(filepath.Join(good, "_dump_*"))
 	for _, p := range paths {

@@ -12,15 +12,6 @@ import (
 	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
-func frDir(t *testing.T, scenario string) string {
-	t.Helper()
-	dir := filepath.Join(shared.Dir(t), "traces", "nccl", "NVIDIA_nvidia-resiliency-ext__fr_traces", scenario)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("real Flight Recorder dumps absent: %v", err)
-	}
-	return dir
-}
-
 func readDumps(t *testing.T, dir string) []*model.FRDump {
 	t.Helper()
 	paths, _ := filepath.Glob(filepath.Join(dir, "_dump_*"))
@@ -38,7 +29,7 @@ func readDumps(t *testing.T, dir string) []*model.FRDump {
 func TestHangMatchesReferenceOutput(t *testing.T) {
 	for _, sc := range []string{"gpu_error_1st", "lock_gil_1st"} {
 		t.Run(sc, func(t *testing.T) {
-			dir := frDir(t, sc)
+			dir := shared.FRDumps(t, sc)
 			rep, err := Diagnose(readDumps(t, dir))
 			if err != nil {
 				t.Fatal(err)

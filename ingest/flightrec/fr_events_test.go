@@ -9,18 +9,19 @@ import (
 
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
+	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
 // TestFREventsRealDumpsUntimed: the shared dumps were taken without
 // TORCH_NCCL_ENABLE_TIMING (no duration_ms): no events, no fallback.
 func TestFREventsRealDumpsUntimed(t *testing.T) {
 	for _, sc := range []string{"gpu_error_1st", "lock_gil_1st"} {
-		tr, err := Format.Read(context.Background(), []string{frDir(t, sc)}, source.Options{})
+		tr, err := Format.Read(context.Background(), []string{shared.FRDumps(t, sc)}, source.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		timed := 0
-		for _, d := range readDumps(t, frDir(t, sc)) {
+		for _, d := range readDumps(t, shared.FRDumps(t, sc)) {
 			for _, e := range d.Entries {
 				if e.Duration >= 0 {
 					timed++

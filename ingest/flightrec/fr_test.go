@@ -15,15 +15,6 @@ import (
 	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
-func frDir(t *testing.T, scenario string) string {
-	t.Helper()
-	dir := filepath.Join(shared.Dir(t), "traces", "nccl", "NVIDIA_nvidia-resiliency-ext__fr_traces", scenario)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("real Flight Recorder dumps absent: %v", err)
-	}
-	return dir
-}
-
 func readDumps(t *testing.T, dir string) []*model.FRDump {
 	t.Helper()
 	paths, _ := filepath.Glob(filepath.Join(dir, "_dump_*"))
@@ -53,7 +44,7 @@ func TestForbiddenPickleDumpIsRejected(t *testing.T) {
 }
 
 func TestTruncatedDumpIsAnError(t *testing.T) {
-	src := filepath.Join(frDir(t, "gpu_error_1st"), "_dump_12")
+	src := filepath.Join(shared.FRDumps(t, "gpu_error_1st"), "_dump_12")
 	b, _ := os.ReadFile(src)
 	p := filepath.Join(t.TempDir(), "_dump_12")
 	os.WriteFile(p, b[:len(b)/2], 0o644)
@@ -74,7 +65,7 @@ func TestNonFiniteDurationIsNone(t *testing.T) {
 }
 
 func TestReadFlightRecorderTrace(t *testing.T) {
-	dir := frDir(t, "lock_gil_1st")
+	dir := shared.FRDumps(t, "lock_gil_1st")
 	tr, err := Format.Read(context.Background(), []string{dir}, source.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -55,3 +55,10 @@ func repoRoot() (string, bool) {
 		dir = parent
 	}
 }
+
+// FRDumps returns the folder of one scenario of the real Flight Recorder
+// dumps (nvidia-resiliency-ext's fr_traces), or skips tb when it is absent.
+func FRDumps(tb testing.TB, scenario string) string {
+	tb.Helper()
+	return Dir(tb, "traces", "nccl", "NVIDIA_nvidia-resiliency-ext__fr_traces", scenario)
+}
