@@ -16,7 +16,7 @@ import (
 
 // cacheVersion changes whenever a reader changes what it produces, so that
 // old cached datasets are not reused.
-const cacheVersion = "ingest-5"
+const cacheVersion = "ingest-6"
 
 // CacheDirName is the cache directory older versions made beside the
 // inputs; folders of that name are still skipped when inputs are expanded.

@@ -46,8 +46,8 @@ type Manifest struct {
 	World  []model.WorldDecl
 	Absent []model.AbsentMembers
 
-	// Fast writes with zstd's fastest level (a cache entry: written often,
-	// read soon); it is not stored.
+	// Fast writes for speed (a cache entry: written often, read soon):
+	// snappy, no page statistics or bounds (fastOptions); it is not stored.
 	Fast bool
 }
 

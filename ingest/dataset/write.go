@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 
 	"github.com/tpptrace/tpptrace/model"
 )
@@ -143,25 +142,22 @@ type writer struct {
 	fast bool
 }
 
-// fastZstd is the cheapest zstd level, for datasets written for speed.
-var fastZstd = zstd.Codec{Level: zstd.SpeedFastest}
-
 // writeOptions are the writer options of every file of the dataset.
 func writeOptions(w writer, table string) []parquet.WriterOption {
 	tool := w.tool
 	app, version, _ := strings.Cut(tool, " ")
-	codec := &parquet.Zstd
-	if w.fast {
-		codec = &fastZstd
-	}
-	return []parquet.WriterOption{
-		parquet.Compression(codec),
+	opts := []parquet.WriterOption{
+		parquet.Compression(&parquet.Zstd),
 		parquet.MaxRowsPerRowGroup(rowGroupRows),
 		parquet.CreatedBy(app, version, ""),
 		parquet.KeyValueMetadata(metaSchemaVersion, strconv.Itoa(SchemaVersion)),
 		parquet.KeyValueMetadata(metaTool, tool),
 		parquet.KeyValueMetadata(metaTable, table),
 	}
+	if w.fast {
+		opts = append(opts, fastOptions()...)
+	}
+	return opts
 }
 
 // Parquet key-value metadata keys.
