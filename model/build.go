@@ -45,7 +45,9 @@ func (t *Trace) AddComm(c Communicator) int32 {
 		if x.ID != c.ID {
 			continue
 		}
-		x.Members = unionSorted(x.Members, c.Members)
+		if !containsAllSorted(x.Members, c.Members) { // a merge adds each file's copy of a group
+			x.Members = unionSorted(x.Members, c.Members)
+		}
 		x.Name = cmpOr(x.Name, c.Name)
 		x.Desc = cmpOr(x.Desc, c.Desc)
 		if x.Axis == AxisUnknown {
@@ -63,6 +65,16 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// containsAllSorted reports whether the sorted list a holds every rank of b.
+func containsAllSorted(a, b []int32) bool {
+	for _, r := range b {
+		if _, ok := slices.BinarySearch(a, r); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func unionSorted(a, b []int32) []int32 {

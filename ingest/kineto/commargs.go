@@ -56,6 +56,14 @@ func (x *commFields) info(lists rankLists) commInfo {
 // collective of a group states the same list.
 type rankLists map[string][]int32
 
+// parseString is parse of a string.
+func (l rankLists) parseString(s string) []int32 {
+	if r, ok := l[s]; ok {
+		return r
+	}
+	return l.parse([]byte(s))
+}
+
 func (l rankLists) parse(text []byte) []int32 {
 	if r, ok := l[string(text)]; ok {
 		return r

@@ -10,7 +10,7 @@ import (
 func (f *fileReader) pgRanks(name string) []int32 {
 	for _, pg := range f.info.pgs {
 		if pg.Name.S == name {
-			return parseRanks(pg.Ranks.S)
+			return f.rankLists.parseString(pg.Ranks.S)
 		}
 	}
 	return nil
@@ -19,15 +19,16 @@ func (f *fileReader) pgRanks(name string) []int32 {
 // addComm returns the index of the file's communicator for process group
 // name, adding it. Members are the group's ranks when known, and always the
 // file's own rank. The ID is the group name; Read renames groups whose rank
-// lists disagree across files.
+// lists disagree across files. Both the stated list and the members are
+// shared across the files of a read (rankIntern).
 func (f *fileReader) addComm(rank int32, name, desc string, ranks []int32) int32 {
 	if _, ok := f.lists[name]; !ok && ranks != nil {
-		f.lists[name] = union(nil, ranks)
+		f.lists[name] = f.ranks.get(union(nil, ranks))
 	}
 	for i := range f.tr.Comms {
 		c := &f.tr.Comms[i]
 		if c.Name == name {
-			c.Members = union(c.Members, ranks)
+			c.Members = f.ranks.union(c.Members, ranks)
 			c.Desc = cmpOr(c.Desc, desc)
 			if c.Axis == model.AxisUnknown {
 				c.Axis, c.AxisBy = axisOf(c.Desc)
@@ -35,7 +36,7 @@ func (f *fileReader) addComm(rank int32, name, desc string, ranks []int32) int32
 			return int32(i)
 		}
 	}
-	c := model.Communicator{ID: name, Name: name, Desc: desc, Members: union([]int32{rank}, ranks)}
+	c := model.Communicator{ID: name, Name: name, Desc: desc, Members: f.ranks.get(union([]int32{rank}, ranks))}
 	c.Axis, c.AxisBy = axisOf(desc)
 	f.tr.Comms = append(f.tr.Comms, c)
 	return int32(len(f.tr.Comms) - 1)

@@ -14,8 +14,8 @@ func TestDecodersAgree(t *testing.T) {
 	for name, files := range traceSets(t) {
 		for _, f := range files {
 			prog := newProgress(nil, nil)
-			a := readFileWith(context.Background(), f, source.Options{}, false, prog, goccyDecoder{})
-			b := readFileWith(context.Background(), f, source.Options{}, false, prog, stdDecoder{})
+			a := readFileWith(context.Background(), f, source.Options{}, false, prog, goccyDecoder{}, newRankIntern())
+			b := readFileWith(context.Background(), f, source.Options{}, false, prog, stdDecoder{}, newRankIntern())
 			if a.err != nil || b.err != nil {
 				t.Fatalf("%s: goccy err %v, std err %v", f, a.err, b.err)
 			}

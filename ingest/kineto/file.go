@@ -25,6 +25,7 @@ type fileReader struct {
 	steps     []step
 	lists     map[string][]int32 // process group -> rank list, when stated
 	rankLists rankLists          // parsed rank lists by their text
+	ranks     *rankIntern        // sorted rank lists shared by the files of a read
 	links     linkState
 	nEvents   int // traceEvents elements so far
 }
@@ -41,8 +42,10 @@ type step struct {
 	n          int32
 }
 
+// newFileReader reads one file on its own; readAll gives the files of a
+// read one rankIntern (fileReader.ranks).
 func newFileReader(path string, dec decoder, stepRe *regexp.Regexp) *fileReader {
-	return &fileReader{path: path, dec: dec, stepRe: stepRe, tr: &model.Trace{},
+	return &fileReader{path: path, dec: dec, stepRe: stepRe, tr: &model.Trace{}, ranks: newRankIntern(),
 		info: newFileMeta(), streams: map[streamKey]int32{}, names: map[[2]int64]string{},
 		skips: map[string]int{}, devices: map[int64]int{}, pids: map[int64]int{}, lists: map[string][]int32{}, rankLists: rankLists{}}
 }

@@ -36,27 +36,30 @@ func readAll(ctx context.Context, paths []string, opts source.Options, single bo
 	prog := newProgress(paths, opts.Progress)
 	results := make([]fileResult, len(paths))
 	sem := make(chan struct{}, workers)
+	ranks := newRankIntern()
 	var wg sync.WaitGroup
 	for i, p := range paths {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			results[i] = readFile(ctx, p, opts, single, prog)
+			results[i] = readFile(ctx, p, opts, single, prog, ranks)
 		}()
 	}
 	wg.Wait()
 	return results
 }
 
-// readFile reads one trace file into its part.
-func readFile(ctx context.Context, path string, opts source.Options, single bool, prog *progress) fileResult {
-	return readFileWith(ctx, path, opts, single, prog, defaultDecoder)
+// readFile reads one trace file into its part; its rank lists are
+// interned in ranks.
+func readFile(ctx context.Context, path string, opts source.Options, single bool, prog *progress, ranks *rankIntern) fileResult {
+	return readFileWith(ctx, path, opts, single, prog, defaultDecoder, ranks)
 }
 
 // readFileWith is readFile with a chosen element decoder.
-func readFileWith(ctx context.Context, path string, opts source.Options, single bool, prog *progress, dec decoder) fileResult {
+func readFileWith(ctx context.Context, path string, opts source.Options, single bool, prog *progress, dec decoder, ranks *rankIntern) fileResult {
 	fr := newFileReader(path, dec, stepRegex(opts))
+	fr.ranks = ranks
 	size, err := parseFile(ctx, path, fr, prog, opts.MaxMemory)
 	if err != nil {
 		return fileResult{path: path, err: err}
