@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tpptrace/tpptrace/model"
+	"github.com/tpptrace/tpptrace/samples/cputime"
 )
 
 // benchTrace returns n events over 8 ranks with 500 distinct kernel names,
@@ -64,13 +65,13 @@ func benchWrite(b *testing.B, m Manifest) {
 	tr := benchTrace(b, benchEvents)
 	dir := filepath.Join(b.TempDir(), "ds")
 	b.ReportAllocs()
-	start, cpu := time.Now(), cpuTime()
+	start, cpu := time.Now(), cputime.Process()
 	for b.Loop() {
 		if err := Write(dir, tr, m); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu)/1e6/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Process()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(benchEvents)*float64(b.N)/time.Since(start).Seconds(), "rows/s")
 	b.ReportMetric(float64(dirSize(b, dir))/benchEvents, "bytes/row")
 }

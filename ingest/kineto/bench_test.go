@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/samples/cputime"
 )
 
 // genTrace writes a Kineto-style trace of about mb megabytes, laid out as
@@ -106,7 +107,7 @@ func BenchmarkReadKineto(b *testing.B) {
 			b.SetBytes(st.Size())
 			peak := watchHeap()
 			b.ResetTimer()
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				tr, err := Read(context.Background(), []string{path}, source.Options{Workers: 1})
 				if err != nil || tr.Events.Len() != n {
@@ -114,7 +115,7 @@ func BenchmarkReadKineto(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			if cpu := cpuTime() - cpu0; cpu > 0 {
+			if cpu := cputime.Process() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(st.Size())*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "events/s")

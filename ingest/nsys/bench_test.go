@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"runtime/metrics"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
+	"github.com/tpptrace/tpptrace/samples/cputime"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 )
 
@@ -79,7 +79,7 @@ func BenchmarkReadKernels(b *testing.B) {
 	path := bigExport(b, benchKernels)
 	stop := make(chan struct{})
 	peak := peakHeap(stop)
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	rows := 0
 	for b.Loop() {
 		tr, err := Read(context.Background(), []string{path}, source.Options{Workers: 1})
@@ -88,7 +88,7 @@ func BenchmarkReadKernels(b *testing.B) {
 		}
 		rows = tr.Events.Len()
 	}
-	cpu := cpuTime() - cpu0
+	cpu := cputime.Process() - cpu0
 	close(stop)
 	if rows < 2*benchKernels {
 		b.Fatalf("read %d events, want >= %d", rows, 2*benchKernels)
@@ -96,14 +96,4 @@ func BenchmarkReadKernels(b *testing.B) {
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	b.ReportMetric(float64(rows)*float64(b.N)/cpu.Seconds(), "rows/cpu-s")
 	b.ReportMetric(float64(peak())/(1<<20), "peak-heap-MB")
-}
-
-// cpuTime is the process's user+system CPU time: on a shared machine,
-// rows per CPU second is the figure that does not depend on the load.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

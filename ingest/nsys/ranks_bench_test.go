@@ -8,6 +8,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/cputime"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 )
 
@@ -50,7 +51,7 @@ func exportBytes(b *testing.B, paths []string) int64 {
 func BenchmarkReadPerRank(b *testing.B) {
 	paths := perRankExports(b)
 	b.Logf("%d exports in %s, %d MB", len(paths), filepath.Dir(paths[0]), exportBytes(b, paths)>>20)
-	cpu0 := cpuTime()
+	cpu0 := cputime.Process()
 	rows := 0
 	for b.Loop() {
 		tr, err := Read(context.Background(), paths, source.Options{Workers: 1})
@@ -59,7 +60,7 @@ func BenchmarkReadPerRank(b *testing.B) {
 		}
 		rows = tr.Events.Len()
 	}
-	cpu := cpuTime() - cpu0
+	cpu := cputime.Process() - cpu0
 	b.ReportMetric(float64(rows)*float64(b.N)/cpu.Seconds(), "rows/cpu-s")
 	b.ReportMetric(float64(rows), "rows")
 }
