@@ -70,20 +70,27 @@ func (c *numbers) fill(n int) error {
 		clear(c.buf[:n])
 		return nil
 	}
+	return c.pages.each(n, true, func(k int) (int, error) { return c.read(c.buf[k:n]) })
+}
+
+// each fills n values through read (which reads from value k on) page by
+// page, opening the next page (release: giving the last one back) as one
+// ends.
+func (p *pages) each(n int, release bool, read func(k int) (int, error)) error {
 	for k := 0; k < n; {
-		if c.vals == nil {
-			if err := c.next(true); err != nil {
+		if p.vals == nil {
+			if err := p.next(release); err != nil {
 				return err
 			}
 		}
-		m, err := c.read(c.buf[k:n])
+		m, err := read(k)
 		k += m
 		if errors.Is(err, io.EOF) {
-			c.vals = nil
+			p.vals = nil
 		} else if err != nil {
-			return fmt.Errorf("column %s: %w", c.name, err)
+			return fmt.Errorf("column %s: %w", p.name, err)
 		} else if m == 0 {
-			return fmt.Errorf("column %s: a page gives no values", c.name)
+			return fmt.Errorf("column %s: a page gives no values", p.name)
 		}
 	}
 	return nil
@@ -146,23 +153,7 @@ func (c *texts) fill(n int) error {
 		clear(c.buf[:n])
 		return nil
 	}
-	for k := 0; k < n; {
-		if c.vals == nil {
-			if err := c.next(false); err != nil {
-				return err
-			}
-		}
-		m, err := c.vals.ReadValues(c.buf[k:n])
-		k += m
-		if errors.Is(err, io.EOF) {
-			c.vals = nil
-		} else if err != nil {
-			return fmt.Errorf("column %s: %w", c.name, err)
-		} else if m == 0 {
-			return fmt.Errorf("column %s: a page gives no values", c.name)
-		}
-	}
-	return nil
+	return c.pages.each(n, false, func(k int) (int, error) { return c.vals.ReadValues(c.buf[k:n]) })
 }
 
 // at is value r of the batch as bytes ("" for a null or absent value).
