@@ -106,7 +106,7 @@ func BenchmarkAnalyzeBig64(b *testing.B) {
 // within 0.1 percentage point of HTA's rounded ones.
 func TestHTAKernelTypeParity(t *testing.T) {
 	kdir := shared.Dir(t, "traces", "kineto")
-	for _, set := range []string{"hta_trace_filter_2rank", "param_dlrm_8rank", "hta_nccl_data_rank0of2", "hta_ns_resolution_rank0"} {
+	for _, set := range shared.HTASets {
 		t.Run(set, func(t *testing.T) {
 			files, _ := filepath.Glob(filepath.Join(kdir, set, "*"))
 			tr, err := kineto.Read(context.Background(), files, source.Options{})

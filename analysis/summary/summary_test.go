@@ -31,7 +31,7 @@ func analysed(t *testing.T, name string) (*samples.Job, *result.Result) {
 // oracle files run_hta.py wrote from the same traces.
 func TestBreakdownHTAParity(t *testing.T) {
 	kdir := shared.Dir(t, "traces", "kineto")
-	for _, set := range []string{"hta_trace_filter_2rank", "param_dlrm_8rank", "hta_nccl_data_rank0of2", "hta_ns_resolution_rank0"} {
+	for _, set := range shared.HTASets {
 		t.Run(set, func(t *testing.T) {
 			files, _ := filepath.Glob(filepath.Join(kdir, set, "*"))
 			tr, err := kineto.Read(context.Background(), files, source.Options{})

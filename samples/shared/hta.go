@@ -42,6 +42,10 @@ type HTAOracle struct {
 	} `json:"results"`
 }
 
+// HTASets are the Kineto trace sets under traces/kineto that carry HTA's
+// oracle files (run_hta.py's breakdown, overlap and kernel types).
+var HTASets = []string{"hta_trace_filter_2rank", "param_dlrm_8rank", "hta_nccl_data_rank0of2", "hta_ns_resolution_rank0"}
+
 // ReadHTAOracle reads HTA's oracle for set, or skips tb.
 func ReadHTAOracle(tb testing.TB, set string) HTAOracle {
 	tb.Helper()
