@@ -1,0 +1,80 @@
+#!/bin/sh
+# identical.sh: the Result of two tpptrace binaries, side by side.
+#
+#   .ci/bench/identical.sh OLD NEW        # e.g. a build of main and of a branch
+#
+# A performance change must not change a figure. For the bundled sample and a
+# set of generated jobs (every scenario of 'samples list' that is quick, each
+# dialect of the default scenario, nsys, nsys-real, NCCL logs and NVML beside
+# Kineto, the 64-rank big-64 job and a 2-shard dataset of it) it runs
+# 'analyze --json --no-cache' with both binaries, from the cache too (a cold
+# run, then a warm one), and 'breakdown --json', and compares the outputs byte
+# for byte (the Result's "tool" line aside, which names the binary's version).
+# It prints one line per case and exits 1 if any differs or fails. The jobs are written
+# under ${TMPDIR:-/tmp} and deleted after; the cache is a temporary directory.
+set -eu
+[ $# -eq 2 ] || { echo "usage: $0 OLD-BINARY NEW-BINARY" >&2; exit 2; }
+old=$1 new=$2
+here=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/identical.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export XDG_CACHE_HOME="$work/cache"
+fail=0
+
+# strip drops the lines that name the binary.
+strip() { grep -v '"tool":' "$1" || true; }
+
+# same LABEL ARGS...: run both binaries on ARGS and compare.
+same() {
+	label=$1
+	shift
+	rc=0
+	"$old" "$@" >"$work/old.out" 2>"$work/old.err" || rc=$?
+	"$new" "$@" >"$work/new.out" 2>"$work/new.err" || rc=$((rc + $?))
+	if [ "$rc" -ne 0 ] || [ ! -s "$work/old.out" ]; then
+		printf 'FAILED  %s\n' "$label"
+		tail -3 "$work/old.err" "$work/new.err"
+		fail=1
+	elif [ "$(strip "$work/old.out" | cksum)" = "$(strip "$work/new.out" | cksum)" ]; then
+		printf 'same    %s\n' "$label"
+	else
+		printf 'DIFFERS %s\n' "$label"
+		strip "$work/old.out" >"$work/a" && strip "$work/new.out" >"$work/b"
+		diff "$work/a" "$work/b" | head -20
+		fail=1
+	fi
+}
+
+# job NAME GEN-ARGS...: generate a job with the old binary.
+job() {
+	name=$1
+	shift
+	"$old" samples gen "$@" -o "$work/$name" >/dev/null 2>&1
+}
+
+same "samples/default" analyze --json --no-cache "$here/samples/default"
+same "samples/default whatif" analyze --json --no-cache --whatif "$here/samples/default"
+for sc in $("$old" samples list | awk '{print $1}' | grep -v '^big-'); do
+	job "$sc" --scenario "$sc"
+	same "$sc" analyze --json --no-cache "$work/$sc"
+	rm -rf "$work/$sc"
+done
+for d in megatron pipelining kernel-only; do
+	job "d-$d" --scenario default --dialect "$d"
+	same "default dialect $d" analyze --json --no-cache "$work/d-$d"
+	same "default dialect $d breakdown" breakdown --json "$work/d-$d"
+	rm -rf "$work/d-$d"
+done
+job mixed --scenario default --formats kineto,nsys,nsys-real,nccl-log,nvml
+same "default kineto+nccl-log+nvml" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/nccl" "$work/mixed/nvml"
+same "default nsys" analyze --json --no-cache "$work/mixed/nsys"
+same "default nsys-real" analyze --json --no-cache "$work/mixed/nsys-real"
+same "default breakdown --hta" breakdown --json --hta "$work/mixed"/*.gz
+job big --scenario big-64 --layers 4
+same "big-64 cold" analyze --json "$work/big"
+same "big-64 warm" analyze --json "$work/big"
+same "big-64 whatif" analyze --json --no-cache --whatif "$work/big"
+"$old" ingest --shard 0/2 "$work/big" -o "$work/big.ds" >/dev/null 2>&1
+"$old" ingest --shard 1/2 "$work/big" -o "$work/big.ds" >/dev/null 2>&1
+same "big-64 2 shards" analyze --json "$work/big.ds"
+exit $fail
