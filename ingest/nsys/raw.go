@@ -66,10 +66,12 @@ type tableLayout struct {
 	why      string         // "" when the raw reader may read it
 	fields   map[string]int // column -> record field
 	defaults map[string]bool
+	real     map[string]bool // columns of REAL affinity
 	pkField  int // the primary key column's field (one column), -1 none
 	pkType   string
 	pks      int
-	pkDesc   bool // INTEGER PRIMARY KEY DESC: not a rowid alias
+	pkDesc   bool   // INTEGER PRIMARY KEY DESC: not a rowid alias
+	sql      string // the CREATE TABLE statement until checkSQL
 }
 
 var (
@@ -78,15 +80,25 @@ var (
 )
 
 func newLayout(root int64, sql string) *tableLayout {
-	l := &tableLayout{fields: map[string]int{}, defaults: map[string]bool{}, pkField: -1, pkDesc: primaryDesc.MatchString(sql)}
-	switch {
-	case root < 1 || root >= 1<<32:
+	l := &tableLayout{fields: map[string]int{}, defaults: map[string]bool{}, real: map[string]bool{}, pkField: -1, sql: sql}
+	if root < 1 || root >= 1<<32 {
 		l.why = "no root page"
-	case withoutRowid.MatchString(sql):
-		l.why = "a WITHOUT ROWID table"
 	}
 	l.root = uint32(root)
 	return l
+}
+
+// checkSQL looks, once and only in the tables read, for what the CREATE
+// TABLE statement says that changes the layout (the regular expressions
+// over every table's statement were a good part of opening an export).
+func (l *tableLayout) checkSQL() {
+	if l.sql == "" {
+		return
+	}
+	if withoutRowid.MatchString(l.sql) {
+		l.why = cmp.Or(l.why, "a WITHOUT ROWID table")
+	}
+	l.pkDesc, l.sql = primaryDesc.MatchString(l.sql), ""
 }
 
 // add records column cid (a pragma_table_xinfo row).
@@ -96,6 +108,7 @@ func (l *tableLayout) add(cid int, name, typ string, pk int64, hasDefault, hidde
 	}
 	l.fields[name] = cid
 	l.defaults[name] = hasDefault
+	l.real[name] = sqlitefile.RealAffinity(typ)
 	if pk > 0 {
 		l.pks++
 		l.pkField, l.pkType = cid, typ
@@ -113,11 +126,12 @@ func (l *tableLayout) rowid() int {
 // table is the raw reader's Table of columns cols ("" for NULL), false
 // when the table or one column is left to SQLite.
 func (l *tableLayout) table(cols []string) (sqlitefile.Table, bool) {
+	l.checkSQL()
 	rowid := l.rowid()
 	if l.why != "" || rowid >= 0 && l.pkDesc {
 		return sqlitefile.Table{}, false
 	}
-	t := sqlitefile.Table{Root: l.root, Fields: make([]int, len(cols)), Rowid: rowid}
+	t := sqlitefile.Table{Root: l.root, Fields: make([]int, len(cols)), Rowid: rowid, Real: make([]bool, len(cols))}
 	for i, c := range cols {
 		f, ok := l.fields[c]
 		switch {
@@ -126,7 +140,7 @@ func (l *tableLayout) table(cols []string) (sqlitefile.Table, bool) {
 		case !ok || l.defaults[c]:
 			return sqlitefile.Table{}, false // rows older than an ADD COLUMN would need the default
 		}
-		t.Fields[i] = f
+		t.Fields[i], t.Real[i] = f, l.real[c]
 	}
 	return t, true
 }

@@ -31,6 +31,7 @@ const serialRowid = 10
 // sqlite3_column_* functions do for integers and texts.
 type Row struct {
 	fields  []int
+	real    []bool
 	rowidF  int
 	nf      int // fields decoded per record: the highest read + 1
 	rowid   int64
@@ -43,6 +44,8 @@ type Row struct {
 // setTable prepares the row for the fields of t.
 func (r *Row) setTable(t Table) error {
 	r.fields, r.rowidF, r.nf = t.Fields, t.Rowid, t.Rowid+1
+	r.real = make([]bool, len(t.Fields))
+	copy(r.real, t.Real)
 	for _, f := range t.Fields {
 		if f >= 1<<16 {
 			return fmt.Errorf("field %d: more fields than a table can have", f)
@@ -122,7 +125,7 @@ func (r *Row) ColumnType(c int) Type {
 	switch {
 	case t == 0:
 		return Null
-	case t == 7:
+	case t == 7 || t < 12 && r.real[c]:
 		return Float
 	case t < 12:
 		return Integer
@@ -186,6 +189,9 @@ func (r *Row) ColumnRawText(c int) []byte {
 	case t == 7:
 		r.scratch = appendFloat(r.scratch[:0], math.Float64frombits(binary.BigEndian.Uint64(r.rec[off:])))
 		return r.scratch
+	case r.real[c]:
+		r.scratch = appendFloat(r.scratch[:0], float64(r.ColumnInt64(c)))
+		return r.scratch
 	}
 	r.scratch = strconv.AppendInt(r.scratch[:0], r.ColumnInt64(c), 10)
 	return r.scratch
@@ -207,15 +213,47 @@ func floatToInt(f float64) int64 {
 	return int64(f)
 }
 
-// appendFloat writes f as SQLite's "%!.15g" does for ordinary values (an
-// integral value keeps a ".0").
+// appendFloat writes f as SQLite turns a REAL into text: 15 significant
+// digits when they read back as f, else 17 (SQLite's own decoding may
+// differ in the 17th); positional notation for decimal exponents from -4
+// to 16, else d.ddde+XX; a mantissa always has a point (".0").
 func appendFloat(b []byte, f float64) []byte {
-	n := len(b)
-	b = strconv.AppendFloat(b, f, 'g', 15, 64)
-	if !strings.ContainsAny(string(b[n:]), ".eIN") {
-		b = append(b, ".0"...)
+	switch {
+	case math.IsNaN(f):
+		return b // SQLite stores NaN as NULL
+	case math.IsInf(f, 1):
+		return append(b, "Inf"...)
+	case math.IsInf(f, -1):
+		return append(b, "-Inf"...)
 	}
-	return b
+	e := strconv.FormatFloat(f, 'e', 14, 64)
+	if g, _ := strconv.ParseFloat(e, 64); g != f {
+		e = strconv.FormatFloat(f, 'e', 16, 64)
+	}
+	if f < 0 || e[0] == '-' {
+		b, e = append(b, '-'), e[1:]
+	}
+	i := strings.IndexByte(e, 'e')
+	digits := strings.TrimRight(e[:1]+e[2:i], "0")
+	exp, _ := strconv.Atoi(e[i+1:])
+	if exp < -4 || exp > 16 {
+		return append(appendPoint(append(b, digits[0]), digits[1:]), e[i:i+2]+fmt.Sprintf("%02d", max(exp, -exp))...)
+	}
+	if exp < 0 {
+		return append(append(b, "0."...), strings.Repeat("0", -exp-1)+digits...)
+	}
+	for len(digits) <= exp {
+		digits += "0"
+	}
+	return appendPoint(append(b, digits[:exp+1]...), digits[exp+1:])
+}
+
+// appendPoint writes "." and the digits after the point, "0" for none.
+func appendPoint(b []byte, frac string) []byte {
+	if frac == "" {
+		frac = "0"
+	}
+	return append(append(b, '.'), frac...)
 }
 
 // atoi is the leading integer of b as SQLite reads a text as an integer:

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Page types of table b-trees.
@@ -25,6 +26,23 @@ type Table struct {
 	// Rowid is the field that is an alias of the rowid (an INTEGER PRIMARY
 	// KEY column, stored as NULL), -1 for none.
 	Rowid int
+	// Real marks the columns of REAL affinity (RealAffinity), whose
+	// integral values SQLite stores as integers and reads as floats; nil
+	// for none.
+	Real []bool
+}
+
+// RealAffinity reports whether a column declared with type decl has REAL
+// affinity (the file format's rules: no INT, CHAR, CLOB, TEXT or BLOB in
+// it, and REAL, FLOA or DOUB).
+func RealAffinity(decl string) bool {
+	d := strings.ToUpper(decl)
+	for _, s := range []string{"INT", "CHAR", "CLOB", "TEXT", "BLOB"} {
+		if strings.Contains(d, s) {
+			return false
+		}
+	}
+	return d != "" && (strings.Contains(d, "REAL") || strings.Contains(d, "FLOA") || strings.Contains(d, "DOUB"))
 }
 
 // level is one page on the path from the root to the current page.
