@@ -67,7 +67,7 @@ type tableLayout struct {
 	fields   map[string]int // column -> record field
 	defaults map[string]bool
 	real     map[string]bool // columns of REAL affinity
-	pkField  int // the primary key column's field (one column), -1 none
+	pkField  int             // the primary key column's field (one column), -1 none
 	pkType   string
 	pks      int
 	pkDesc   bool   // INTEGER PRIMARY KEY DESC: not a rowid alias
