@@ -102,18 +102,6 @@ func (f *File) PageSize() int { return f.pageSize }
 // Pages is the database's page count.
 func (f *File) Pages() uint32 { return f.pages }
 
-// readPage reads page n (1-based) into buf (f.pageSize bytes).
-func (f *File) readPage(n uint32, buf []byte) error {
-	if n < 1 || n > f.pages {
-		return f.pageErr(n, fmt.Errorf("page number out of range 1..%d", f.pages))
-	}
-	_, err := f.r.ReadAt(buf[:f.pageSize], int64(n-1)*int64(f.pageSize))
-	if err != nil {
-		return f.pageErr(n, err)
-	}
-	return nil
-}
-
 // pageErr names the file and the page of err.
 func (f *File) pageErr(page uint32, err error) error {
 	return fmt.Errorf("%s page %d: %w", f.name, page, err)

@@ -209,9 +209,9 @@ DELETE FROM m WHERE start % 3000 = 0;`)
 
 // depth is the number of levels from root to its leftmost leaf.
 func depth(t *testing.T, f *File, root uint32) int {
-	buf := make([]byte, f.pageSize)
+	buf, s := make([]byte, f.pageSize), NewScanner(f)
 	for d := 1; ; d++ {
-		if err := f.readPage(root, buf); err != nil {
+		if err := s.readPage(root, buf); err != nil {
 			t.Fatal(err)
 		}
 		if buf[0] == leafTable {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -63,6 +64,50 @@ type Scanner struct {
 	payload []byte   // a payload that spills onto overflow pages
 	seen    []uint64 // the b-tree pages visited in this scan
 	row     Row
+	ahead   []byte // pages read ahead: a table's pages mostly follow each other
+	first   uint32 // the page number of ahead's first page, 0 none
+}
+
+// readAhead is the most bytes of pages one read fetches.
+const readAhead = 64 << 10
+
+// readPage copies page n into buf. Reads follow the scan: a page right
+// after the last one read doubles the pages fetched by one read (up to
+// readAhead bytes), any other page is read alone, so that small tables
+// and interior pages cost no more than their pages.
+func (s *Scanner) readPage(n uint32, buf []byte) error {
+	ps := uint32(s.f.pageSize)
+	if s.first == 0 || n < s.first || n-s.first >= uint32(len(s.ahead))/ps {
+		if err := s.fetch(n); err != nil {
+			return err
+		}
+	}
+	off := (n - s.first) * ps
+	copy(buf[:ps], s.ahead[off:off+ps])
+	return nil
+}
+
+// fetch reads page n and the pages after it into s.ahead.
+func (s *Scanner) fetch(n uint32) error {
+	if n < 1 || n > s.f.pages {
+		return s.f.pageErr(n, fmt.Errorf("page number out of range 1..%d", s.f.pages))
+	}
+	ps := uint32(s.f.pageSize)
+	k := uint32(1)
+	if s.first != 0 && n == s.first+uint32(len(s.ahead))/ps {
+		k = min(2*uint32(len(s.ahead))/ps, max(readAhead/ps, 1))
+	}
+	k = min(k, s.f.pages-n+1)
+	if cap(s.ahead) < int(k*ps) {
+		s.ahead = make([]byte, max(readAhead, ps))[:0]
+	}
+	s.ahead, s.first = s.ahead[:k*ps], 0
+	if got, err := s.f.r.ReadAt(s.ahead, int64(n-1)*int64(ps)); got < len(s.ahead) {
+		s.ahead = s.ahead[:0]
+		return s.f.pageErr(n, fmt.Errorf("read: %w", cmpErr(err)))
+	}
+	s.first = n
+	return nil
 }
 
 // NewScanner returns a scanner of f.
@@ -134,7 +179,7 @@ func (s *Scanner) visit(n uint32, d int) (level, error) {
 		s.bufs = append(s.bufs, make([]byte, s.f.pageSize))
 	}
 	buf := s.bufs[d]
-	if err := s.f.readPage(n, buf); err != nil {
+	if err := s.readPage(n, buf); err != nil {
 		return level{}, err
 	}
 	p := level{page: n, buf: buf[:s.f.usable]}
@@ -276,7 +321,7 @@ func (s *Scanner) spilled(b []byte, size uint64, local int) ([]byte, error) {
 		if next == 0 {
 			return nil, fmt.Errorf("overflow chain ends %d bytes short", int(size)-len(out))
 		}
-		if err := s.f.readPage(next, s.over); err != nil {
+		if err := s.readPage(next, s.over); err != nil {
 			return nil, fmt.Errorf("overflow: %w", err)
 		}
 		next = binary.BigEndian.Uint32(s.over)
@@ -302,4 +347,12 @@ func uvarint(b []byte) (v uint64, n int) {
 		return 0, 0
 	}
 	return v<<8 | uint64(b[8]), 9
+}
+
+// cmpErr is err, or io.ErrUnexpectedEOF for a short read without one.
+func cmpErr(err error) error {
+	if err == nil || err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
 }
