@@ -165,3 +165,45 @@ func sameRead(t *testing.T, name string, paths []string) {
 		}
 	}
 }
+
+// TestRawFallsBackToSQLite: tables whose layout the raw reader does not
+// know (a WITHOUT ROWID table, INTEGER PRIMARY KEY DESC, a generated
+// column, a column added with a default) are read through SQLite, with
+// the same rows.
+func TestRawFallsBackToSQLite(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "odd.sqlite")
+	conn, err := sqlite3.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = conn.Exec(`CREATE TABLE plain (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO plain VALUES (3, 'c'), (1, 'a');
+CREATE TABLE wr (id INTEGER PRIMARY KEY, v TEXT) WITHOUT ROWID; INSERT INTO wr VALUES (3, 'c'), (1, 'a');
+CREATE TABLE desck (id INTEGER PRIMARY KEY DESC, v TEXT); INSERT INTO desck VALUES (3, 'c'), (1, 'a');
+CREATE TABLE gen (id INTEGER, v TEXT, w TEXT AS (v || v)); INSERT INTO gen (id, v) VALUES (3, 'c'), (1, 'a');
+CREATE TABLE dflt (id INTEGER, v TEXT); INSERT INTO dflt VALUES (3, 'c'); ALTER TABLE dflt ADD COLUMN n INTEGER DEFAULT 7; INSERT INTO dflt VALUES (1, 'a', 2);`)
+	conn.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := openDB(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.close()
+	for table, raw := range map[string]bool{"plain": true, "wr": false, "desck": false, "gen": false, "dflt": false} {
+		cols := []string{"id", "v"}
+		if table == "dflt" {
+			cols = append(cols, "n")
+		}
+		if _, ok := d.layout[table].table(cols); ok != raw {
+			t.Errorf("%s: raw reader used %v, want %v", table, ok, raw)
+		}
+		got := readCells(t, d, table, cols)
+		useRaw = false
+		want := readCells(t, d, table, cols)
+		useRaw = true
+		if !reflect.DeepEqual(got, want) || len(got) != 2 {
+			t.Errorf("%s: rows %v, SQLite %v", table, got, want)
+		}
+	}
+}
