@@ -65,7 +65,9 @@ FROM sqlite_master AS m LEFT JOIN pragma_table_xinfo(m.name) AS p WHERE m.type='
 		m[t] = true
 		if d.cols[t] == nil {
 			d.cols[t] = map[string]bool{}
-			d.layout[t] = newLayout(s.ColumnInt64(1), s.ColumnText(2))
+			if rawRead[t] {
+				d.layout[t] = newLayout(s.ColumnInt64(1), s.ColumnText(2))
+			}
 		}
 		if s.ColumnType(3) != sqlite3.NULL {
 			d.addColumn(t, s)
@@ -83,7 +85,9 @@ func (d *db) addColumn(t string, s row) {
 	if !hidden {
 		d.cols[t][name] = true // as pragma_table_info lists them
 	}
-	d.layout[t].add(int(s.ColumnInt64(3)), name, s.ColumnText(5), s.ColumnInt64(6), s.ColumnType(7) != sqlite3.NULL, hidden)
+	if l := d.layout[t]; l != nil {
+		l.add(int(s.ColumnInt64(3)), name, s.ColumnText(5), s.ColumnInt64(6), s.ColumnType(7) != sqlite3.NULL, hidden)
+	}
 }
 
 // has reports whether table exists and, when given, has every column.

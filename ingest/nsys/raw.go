@@ -59,6 +59,11 @@ func (r *rawFile) close() {
 	}
 }
 
+// rawRead are the tables readTable reads (the others' layouts are not
+// kept).
+var rawRead = map[string]bool{kernelTable: true, "CUPTI_ACTIVITY_KIND_RUNTIME": true, "CUPTI_ACTIVITY_KIND_MEMCPY": true,
+	"CUPTI_ACTIVITY_KIND_MEMSET": true, "NVTX_EVENTS": true, "StringIds": true, memTable: true}
+
 // tableLayout is what the raw reader needs of a table: its root page and
 // each column's record field, or why it is left to SQLite.
 type tableLayout struct {

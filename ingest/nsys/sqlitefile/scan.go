@@ -99,7 +99,7 @@ func (s *Scanner) fetch(n uint32) error {
 	}
 	k = min(k, s.f.pages-n+1)
 	if cap(s.ahead) < int(k*ps) {
-		s.ahead = make([]byte, max(readAhead, ps))[:0]
+		s.ahead = make([]byte, k*ps)
 	}
 	s.ahead, s.first = s.ahead[:k*ps], 0
 	if got, err := s.f.r.ReadAt(s.ahead, int64(n-1)*int64(ps)); got < len(s.ahead) {
