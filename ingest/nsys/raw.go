@@ -55,6 +55,7 @@ func openRaw(path string) *rawFile {
 
 func (r *rawFile) close() {
 	if r != nil {
+		r.sc.Release()
 		r.f.Close()
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 )
 
 // Page types of table b-trees.
@@ -66,6 +67,7 @@ type Scanner struct {
 	row     Row
 	ahead   []byte // pages read ahead: a table's pages mostly follow each other
 	first   uint32 // the page number of ahead's first page, 0 none
+	pooled  *[readAhead]byte
 }
 
 // readAhead is the most bytes of pages one read fetches.
@@ -99,7 +101,7 @@ func (s *Scanner) fetch(n uint32) error {
 	}
 	k = min(k, s.f.pages-n+1)
 	if cap(s.ahead) < int(k*ps) {
-		s.ahead = make([]byte, k*ps)
+		s.grow(int(k * ps))
 	}
 	s.ahead, s.first = s.ahead[:k*ps], 0
 	if got, err := s.f.r.ReadAt(s.ahead, int64(n-1)*int64(ps)); got < len(s.ahead) {
@@ -108,6 +110,32 @@ func (s *Scanner) fetch(n uint32) error {
 	}
 	s.first = n
 	return nil
+}
+
+// aheadPool holds read-ahead buffers of readAhead bytes between scanners
+// (an export per rank is small: one buffer each was most of what reading
+// it allocated).
+var aheadPool = sync.Pool{New: func() any { return new([readAhead]byte) }}
+
+// grow gives s.ahead room for n bytes.
+func (s *Scanner) grow(n int) {
+	if n > readAhead {
+		s.ahead = make([]byte, n) // one page larger than readAhead
+		return
+	}
+	if s.pooled == nil {
+		s.pooled = aheadPool.Get().(*[readAhead]byte)
+	}
+	s.ahead = s.pooled[:0]
+}
+
+// Release hands the scanner's buffers back for other scanners; s may not
+// be used after.
+func (s *Scanner) Release() {
+	if s.pooled != nil {
+		aheadPool.Put(s.pooled)
+	}
+	*s = Scanner{}
 }
 
 // NewScanner returns a scanner of f.
