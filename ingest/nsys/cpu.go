@@ -22,7 +22,7 @@ func (b *builder) readRuntime() error {
 		return nil
 	}
 	names := map[int64]int32{}
-	return b.d.each(`SELECT start, end, globalTid, correlationId, nameId FROM `+t, func(s *sqlite3.Stmt) {
+	return b.d.readTable(t, []string{"start", "end", "globalTid", "correlationId", "nameId"}, func(s row) {
 		sid := s.ColumnInt64(4)
 		name, ok := names[sid]
 		if !ok {
@@ -46,15 +46,16 @@ func (b *builder) cpuEvent(start, end, gtid int64, kind model.Kind, name int32) 
 // nvtxColumns are the NVTX_EVENTS columns read, NULL where a version lacks one.
 var nvtxColumns = []string{"start", "end", "eventType", "text", "textId", "domainId", "globalTid", "jsonText", "jsonTextId"}
 
-func (b *builder) nvtxQuery() string {
+// nvtxCols are the columns of nvtxColumns the table has, "" (NULL) for
+// the others.
+func (b *builder) nvtxCols() []string {
 	cols := make([]string, len(nvtxColumns))
 	for i, c := range nvtxColumns {
-		cols[i] = "NULL"
 		if b.d.has("NVTX_EVENTS", c) {
 			cols[i] = c
 		}
 	}
-	return `SELECT ` + strings.Join(cols, ", ") + ` FROM NVTX_EVENTS`
+	return cols
 }
 
 // nvtxRec is one NVTX range or mark, kept until the table's domains are
@@ -75,7 +76,7 @@ func (b *builder) readNVTX() error {
 	}
 	domains := map[int64]string{}
 	recs := make([]nvtxRec, 0, min(b.nvtxBound, 1<<20)) // a bound, not a count: capped
-	err := b.d.each(b.nvtxQuery(), func(s *sqlite3.Stmt) {
+	err := b.d.readTable("NVTX_EVENTS", b.nvtxCols(), func(s row) {
 		switch typ := s.ColumnInt64(2); typ {
 		case nvtxDomainCreate:
 			domains[nullInt(s, 5, 0)] = b.nvtxText(s)
@@ -92,7 +93,7 @@ func (b *builder) readNVTX() error {
 	return nil
 }
 
-func (b *builder) nvtxRec(s *sqlite3.Stmt, typ int64) nvtxRec {
+func (b *builder) nvtxRec(s row, typ int64) nvtxRec {
 	r := nvtxRec{start: s.ColumnInt64(0), typ: typ, endNull: s.ColumnType(1) == sqlite3.NULL, text: b.nvtxText(s),
 		domain: nullInt(s, 5, 0), gtid: nullInt(s, 6, 0)}
 	r.end = nullInt(s, 1, r.start)
@@ -104,11 +105,11 @@ func (b *builder) nvtxRec(s *sqlite3.Stmt, typ int64) nvtxRec {
 
 // nvtxText is a row's text: the text column, else the StringIds entry of
 // textId.
-func (b *builder) nvtxText(s *sqlite3.Stmt) string { return b.textOr(s, 3, 4) }
+func (b *builder) nvtxText(s row) string { return b.textOr(s, 3, 4) }
 
 // textOr is text column col, or else the StringIds entry of column id;
 // texts read are shared (NVTX names and payloads repeat from step to step).
-func (b *builder) textOr(s *sqlite3.Stmt, col, id int) string {
+func (b *builder) textOr(s row, col, id int) string {
 	if s.ColumnType(col) == sqlite3.NULL {
 		return b.strs.get(nullInt(s, id, -1))
 	}

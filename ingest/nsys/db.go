@@ -15,7 +15,9 @@ type db struct {
 	conn   *sqlite3.Conn
 	tables map[string]bool
 	cols   map[string]map[string]bool
-	maxMem int64 // the load's memory budget (--max-memory), 0 none
+	layout map[string]*tableLayout // how the raw reader reads each table
+	raw    *rawFile                // nil: every table read through SQLite
+	maxMem int64                   // the load's memory budget (--max-memory), 0 none
 }
 
 // memEvery is how many rows are read between checks of the memory budget.
@@ -37,35 +39,55 @@ func openDB(path string) (*db, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
-	d := &db{conn: conn, cols: map[string]map[string]bool{}}
+	d := &db{conn: conn, cols: map[string]map[string]bool{}, layout: map[string]*tableLayout{}}
 	if d.tables, err = d.listTables(); err != nil {
 		conn.Close()
 		return nil, err
 	}
+	d.raw = openRaw(path)
 	return d, nil
 }
 
-func (d *db) close() { d.conn.Close() }
+func (d *db) close() {
+	d.raw.close()
+	d.conn.Close()
+}
 
 // listTables reads every table's columns in one statement: an export has
 // dozens of tables, and one pragma_table_info statement per table probed
-// was a good part of reading a small per-rank export.
+// was a good part of reading a small per-rank export. The same statement
+// gives the raw reader each table's root page and column layout.
 func (d *db) listTables() (map[string]bool, error) {
 	m := map[string]bool{}
-	err := d.each(`SELECT m.name, p.name FROM sqlite_master AS m LEFT JOIN pragma_table_info(m.name) AS p WHERE m.type='table' AND m.sql NOT LIKE 'CREATE VIRTUAL%'`, func(s *sqlite3.Stmt) {
+	err := d.scan(`SELECT m.name, m.rootpage, m.sql, p.cid, p.name, p.type, p.pk, p.dflt_value, p.hidden
+FROM sqlite_master AS m LEFT JOIN pragma_table_xinfo(m.name) AS p WHERE m.type='table' AND m.sql NOT LIKE 'CREATE VIRTUAL%'`, func(s row) {
 		t := s.ColumnText(0)
 		m[t] = true
 		if d.cols[t] == nil {
 			d.cols[t] = map[string]bool{}
+			if rawRead[t] {
+				d.layout[t] = newLayout(s.ColumnInt64(1), s.ColumnText(2))
+			}
 		}
-		if s.ColumnType(1) != sqlite3.NULL {
-			d.cols[t][s.ColumnText(1)] = true
+		if s.ColumnType(3) != sqlite3.NULL {
+			d.addColumn(t, s)
 		}
-	})
+	}, 0)
 	if err != nil {
 		return nil, fmt.Errorf("not a readable SQLite database: %w", err)
 	}
 	return m, nil
+}
+
+// addColumn records a pragma_table_xinfo row (columns 3 to 8 of s).
+func (d *db) addColumn(t string, s row) {
+	name, hidden := s.ColumnText(4), s.ColumnInt64(8) != 0
+	if !hidden {
+		d.cols[t][name] = true // as pragma_table_info lists them
+	}
+	if l := d.layout[t]; l != nil {
+		l.add(int(s.ColumnInt64(3)), name, s.ColumnText(5), s.ColumnInt64(6), s.ColumnType(7) != sqlite3.NULL, hidden)
+	}
 }
 
 // has reports whether table exists and, when given, has every column.
@@ -83,18 +105,18 @@ func (d *db) has(table string, cols ...string) bool {
 
 // each runs query and calls row for every result row, checking the memory
 // budget every memEvery rows.
-func (d *db) each(query string, row func(*sqlite3.Stmt)) error { return d.scan(query, row, d.maxMem) }
+func (d *db) each(query string, fn func(row)) error { return d.scan(query, fn, d.maxMem) }
 
 // scan is each with the budget maxMem (0: none, for the schema's own
 // tables).
-func (d *db) scan(query string, row func(*sqlite3.Stmt), maxMem int64) error {
+func (d *db) scan(query string, fn func(row), maxMem int64) error {
 	st, _, err := d.conn.Prepare(query)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	for n := 1; st.Step(); n++ {
-		row(st)
+		fn(st)
 		if n%memEvery == 0 {
 			if err := source.CheckMemory(maxMem); err != nil {
 				return err
@@ -105,7 +127,7 @@ func (d *db) scan(query string, row func(*sqlite3.Stmt), maxMem int64) error {
 }
 
 // nullInt returns column i, or def when it is NULL.
-func nullInt(s *sqlite3.Stmt, i int, def int64) int64 {
+func nullInt(s row, i int, def int64) int64 {
 	if s.ColumnType(i) == sqlite3.NULL {
 		return def
 	}

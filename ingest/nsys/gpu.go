@@ -3,7 +3,6 @@ package nsys
 import (
 	"strings"
 
-	"github.com/ncruces/go-sqlite3"
 	"github.com/tpptrace/tpptrace/model"
 )
 
@@ -26,9 +25,9 @@ func (b *builder) readKernels() error {
 	if !b.d.has(kernelTable, nameCol) {
 		nameCol = "shortName"
 	}
-	q := `SELECT start, end, deviceId, streamId, correlationId, globalPid, ` + nameCol + ` FROM ` + kernelTable
+	cols := []string{"start", "end", "deviceId", "streamId", "correlationId", "globalPid", nameCol}
 	cache := make([]kernelName, len(b.strs))
-	return b.d.each(q, func(s *sqlite3.Stmt) {
+	return b.d.readTable(kernelTable, cols, func(s row) {
 		kn := b.kernelName(cache, s.ColumnInt64(6))
 		pid := pidOf(nullInt(s, 5, 0))
 		e := b.gpuEvent(s, pid, kn.kind, kn.id)
@@ -55,7 +54,7 @@ func (b *builder) kernelName(cache []kernelName, sid int64) kernelName {
 
 // gpuEvent builds the event of a row whose first four columns are start,
 // end, deviceId, streamId.
-func (b *builder) gpuEvent(s *sqlite3.Stmt, pid int32, kind model.Kind, name int32) model.Event {
+func (b *builder) gpuEvent(s row, pid int32, kind model.Kind, name int32) model.Event {
 	start, end := s.ColumnInt64(0), s.ColumnInt64(1)
 	at, dur := b.span(start, end)
 	e := model.NewEvent(pid, kind, name, at, dur)
@@ -73,8 +72,8 @@ func (b *builder) readMemcpy() error {
 	if !b.d.has(t, "start", "end", "deviceId", "streamId", "correlationId", "globalPid", "copyKind") {
 		return nil
 	}
-	q := `SELECT start, end, deviceId, streamId, correlationId, globalPid, copyKind FROM ` + t
-	return b.d.each(q, func(s *sqlite3.Stmt) {
+	cols := []string{"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "copyKind"}
+	return b.d.readTable(t, cols, func(s row) {
 		name := "Memcpy " + copyKinds[0]
 		if k := s.ColumnInt64(6); k >= 0 && k < int64(len(copyKinds)) {
 			name = "Memcpy " + copyKinds[k]
@@ -90,9 +89,9 @@ func (b *builder) readMemset() error {
 	if !b.d.has(t, "start", "end", "deviceId", "streamId", "correlationId", "globalPid") {
 		return nil
 	}
-	q := `SELECT start, end, deviceId, streamId, correlationId, globalPid FROM ` + t
+	cols := []string{"start", "end", "deviceId", "streamId", "correlationId", "globalPid"}
 	name := b.tr.Names.Intern("Memset")
-	return b.d.each(q, func(s *sqlite3.Stmt) {
+	return b.d.readTable(t, cols, func(s row) {
 		e := b.gpuEvent(s, pidOf(nullInt(s, 5, 0)), model.KindMemset, name)
 		e.Corr = nullInt(s, 4, -1)
 		b.addGPU(e)
@@ -117,7 +116,7 @@ func (b *builder) grow() int {
 		return 0
 	}
 	total, nvtx := 0, 0
-	_ = b.d.each(`SELECT `+strings.Join(sel, ", "), func(s *sqlite3.Stmt) {
+	_ = b.d.each(`SELECT `+strings.Join(sel, ", "), func(s row) {
 		for i, t := range have {
 			if n := s.ColumnInt64(i); n > 0 && n < 1<<31 {
 				total += int(n)

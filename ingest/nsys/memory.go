@@ -48,9 +48,11 @@ func (b *builder) readMemory() error {
 		b.skipRows[memTable+" lacks one of the columns start, globalPid, deviceId, address, bytes, memKind, memoryOperationType: not read"]++
 		return nil
 	}
-	q := `SELECT start, globalPid, deviceId, address, bytes, memoryOperationType FROM ` + memTable +
-		` WHERE memKind IN (2, 5)`
-	return b.d.each(q, func(s *sqlite3.Stmt) {
+	cols := []string{"start", "globalPid", "deviceId", "address", "bytes", "memoryOperationType", "memKind"}
+	return b.d.readTable(memTable, cols, func(s row) {
+		if k := s.ColumnInt64(6); s.ColumnType(6) != sqlite3.INTEGER || k != memKindDevice && k != memKindDeviceStatic {
+			return // host, pinned and managed memory: not on the GPU
+		}
 		b.mem = append(b.mem, memRow{pid: pidOf(nullInt(s, 1, 0)), dev: nullInt(s, 2, -1), t: b.instant(s.ColumnInt64(0)),
 			addr: nullInt(s, 3, 0), by: nullInt(s, 4, 0), free: nullInt(s, 5, 0) == memOpFree})
 	})

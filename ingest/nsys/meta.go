@@ -3,8 +3,6 @@ package nsys
 import (
 	"strconv"
 	"strings"
-
-	"github.com/ncruces/go-sqlite3"
 )
 
 // rankEnv are the only captured environment variables tpptrace reads; the
@@ -40,7 +38,7 @@ func readExportMeta(d *db, m *meta) error {
 	if !d.has("META_DATA_EXPORT", "name", "value") {
 		return nil
 	}
-	return d.each(`SELECT name, value FROM META_DATA_EXPORT`, func(s *sqlite3.Stmt) {
+	return d.each(`SELECT name, value FROM META_DATA_EXPORT`, func(s row) {
 		switch v := s.ColumnText(1); s.ColumnText(0) {
 		case "EXPORT_PRODUCT_VERSION":
 			m.version = v
@@ -56,7 +54,7 @@ func readSession(d *db, m *meta) error {
 	if !d.has("TARGET_INFO_SESSION_START_TIME", "utcEpochNs") {
 		return nil
 	}
-	return d.each(`SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1`, func(s *sqlite3.Stmt) {
+	return d.each(`SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1`, func(s row) {
 		m.sessionNs = s.ColumnInt64(0)
 	})
 }
@@ -65,7 +63,7 @@ func readHost(d *db, m *meta) error {
 	if !d.has("TARGET_INFO_SYSTEM_ENV", "name", "value") {
 		return nil
 	}
-	return d.each(`SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name='Hostname' LIMIT 1`, func(s *sqlite3.Stmt) {
+	return d.each(`SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name='Hostname' LIMIT 1`, func(s row) {
 		m.host = s.ColumnText(0)
 	})
 }
@@ -75,7 +73,7 @@ func readCaptureEnv(d *db, m *meta) error {
 	if !d.has("META_DATA_CAPTURE", "name", "value") {
 		return nil
 	}
-	return d.each(`SELECT value FROM META_DATA_CAPTURE WHERE name LIKE '%:ENVIRONMENT_VARIABLE'`, func(s *sqlite3.Stmt) {
+	return d.each(`SELECT value FROM META_DATA_CAPTURE WHERE name LIKE '%:ENVIRONMENT_VARIABLE'`, func(s row) {
 		k, v, ok := strings.Cut(s.ColumnText(0), "=")
 		if !ok || !isRankEnv(k) {
 			return
@@ -102,7 +100,7 @@ func readGPUs(d *db, m *meta) error {
 	if !d.has("TARGET_INFO_GPU", "id", "name", "busLocation", "uuid") {
 		return nil
 	}
-	return d.each(`SELECT id, name, busLocation, uuid FROM TARGET_INFO_GPU`, func(s *sqlite3.Stmt) {
+	return d.each(`SELECT id, name, busLocation, uuid FROM TARGET_INFO_GPU`, func(s row) {
 		m.gpus[s.ColumnInt64(0)] = gpuInfo{s.ColumnText(1), s.ColumnText(3), s.ColumnText(2)}
 	})
 }
@@ -111,7 +109,7 @@ func readCUDADevices(d *db, m *meta) error {
 	if !d.has("TARGET_INFO_CUDA_DEVICE", "gpuId", "cudaId", "pid") {
 		return nil
 	}
-	return d.each(`SELECT pid, cudaId, gpuId FROM TARGET_INFO_CUDA_DEVICE`, func(s *sqlite3.Stmt) {
+	return d.each(`SELECT pid, cudaId, gpuId FROM TARGET_INFO_CUDA_DEVICE`, func(s row) {
 		m.cudaDev[[2]int64{s.ColumnInt64(0), s.ColumnInt64(1)}] = s.ColumnInt64(2)
 	})
 }

@@ -3,8 +3,6 @@ package nsys
 import (
 	"regexp"
 	"strings"
-
-	"github.com/ncruces/go-sqlite3"
 )
 
 // maxStringID bounds the StringIds table kept as a slice; larger ids are
@@ -19,7 +17,7 @@ func readStrings(d *db) (stringTable, error) {
 	if !d.has("StringIds", "id", "value") {
 		return t, nil
 	}
-	err := d.each(`SELECT id, value FROM StringIds`, func(s *sqlite3.Stmt) {
+	err := d.readTable("StringIds", []string{"id", "value"}, func(s row) {
 		id := s.ColumnInt64(0)
 		if id < 0 || id >= maxStringID {
 			return

@@ -35,6 +35,8 @@ var rules = []rule{
 	{"ingest/pqsafe", nil, true, "safe Parquet reading, for every reader of Parquet"},
 	{"ingest/samplepq", []string{"model", "ingest/pqsafe"}, true, "the one Parquet schema of GPU samples, for the samples files and the dataset"},
 	{"ingest/nccl/", []string{"model", "ingest/source", "ingest/nccl"}, false, "an NCCL decoder knows its format, the model and what the NCCL decoders share"},
+	{"ingest/nsys/sqlitefile", nil, false, "the raw SQLite table reader decodes the file format, standard library only"},
+	{"ingest/nsys", []string{"model", "ingest/source"}, true, "the nsys reader knows its format (and its raw SQLite table reader), the model only"},
 	{"ingest/flightrec", []string{"model", "ingest/source", "ingest/nccl"}, false, "the Flight Recorder decoder knows its format (and its pickle decoder), the model and NCCL's communicator keys"},
 	{"ingest/", []string{"model", "ingest/source", "ingest/pqsafe", "ingest/samplepq"}, true, "a format reader knows its format and the model only"},
 	{"ingest", []string{"ingest/", "model"}, true, "the dispatcher reads through the format readers"},

@@ -1,0 +1,191 @@
+package nsys
+
+import (
+	"cmp"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/tpptrace/tpptrace/ingest/nsys/sqlitefile"
+	"github.com/tpptrace/tpptrace/ingest/source"
+)
+
+// row is one result row, of an SQLite statement or of the raw reader: the
+// per-row code reads both through it.
+type row interface {
+	ColumnInt64(int) int64
+	ColumnType(int) sqlite3.Datatype
+	ColumnText(int) string
+	ColumnRawText(int) []byte
+}
+
+// rawRow is a raw reader's row as a row (the storage classes are numbered
+// alike).
+type rawRow struct{ *sqlitefile.Row }
+
+func (r rawRow) ColumnType(i int) sqlite3.Datatype { return sqlite3.Datatype(r.Row.ColumnType(i)) }
+
+// useRaw lets tests read every table through SQLite.
+var useRaw = true
+
+// rawFile is the export opened a second time for the raw reader.
+type rawFile struct {
+	f  *os.File
+	sc *sqlitefile.Scanner
+}
+
+// openRaw opens path for the raw reader; nil (every table read through
+// SQLite) when its header is one the raw reader does not decode.
+func openRaw(path string) *rawFile {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	st, err := f.Stat()
+	if err == nil {
+		var sf *sqlitefile.File
+		if sf, err = sqlitefile.Open(f, st.Size(), path); err == nil {
+			return &rawFile{f: f, sc: sqlitefile.NewScanner(sf)}
+		}
+	}
+	f.Close()
+	return nil
+}
+
+func (r *rawFile) close() {
+	if r != nil {
+		r.sc.Release()
+		r.f.Close()
+	}
+}
+
+// rawRead are the tables readTable reads (the others' layouts are not
+// kept).
+var rawRead = map[string]bool{kernelTable: true, "CUPTI_ACTIVITY_KIND_RUNTIME": true, "CUPTI_ACTIVITY_KIND_MEMCPY": true,
+	"CUPTI_ACTIVITY_KIND_MEMSET": true, "NVTX_EVENTS": true, "StringIds": true, memTable: true}
+
+// tableLayout is what the raw reader needs of a table: its root page and
+// each column's record field, or why it is left to SQLite.
+type tableLayout struct {
+	root     uint32
+	why      string         // "" when the raw reader may read it
+	fields   map[string]int // column -> record field
+	defaults map[string]bool
+	real     map[string]bool // columns of REAL affinity
+	pkField  int             // the primary key column's field (one column), -1 none
+	pkType   string
+	pks      int
+	pkDesc   bool   // INTEGER PRIMARY KEY DESC: not a rowid alias
+	sql      string // the CREATE TABLE statement until checkSQL
+}
+
+var (
+	withoutRowid = regexp.MustCompile(`(?i)\bWITHOUT\s+ROWID\b`)
+	primaryDesc  = regexp.MustCompile(`(?i)\bPRIMARY\s+KEY\s+DESC\b`)
+)
+
+func newLayout(root int64, sql string) *tableLayout {
+	l := &tableLayout{fields: map[string]int{}, defaults: map[string]bool{}, real: map[string]bool{}, pkField: -1, sql: sql}
+	if root < 1 || root >= 1<<32 {
+		l.why = "no root page"
+	}
+	l.root = uint32(root)
+	return l
+}
+
+// checkSQL looks, once and only in the tables read, for what the CREATE
+// TABLE statement says that changes the layout (regular expressions over
+// every statement, comments included, were 8 % of reading an export).
+func (l *tableLayout) checkSQL() {
+	if l.sql == "" {
+		return
+	}
+	u := strings.ToUpper(l.sql) // the regular expressions only where the words are
+	if strings.Contains(u, "WITHOUT") && withoutRowid.MatchString(l.sql) {
+		l.why = cmp.Or(l.why, "a WITHOUT ROWID table")
+	}
+	l.pkDesc, l.sql = strings.Contains(u, "DESC") && primaryDesc.MatchString(l.sql), ""
+}
+
+// add records column cid (a pragma_table_xinfo row).
+func (l *tableLayout) add(cid int, name, typ string, pk int64, hasDefault, hidden bool) {
+	if hidden {
+		l.why = cmp.Or(l.why, "a hidden or generated column")
+	}
+	l.fields[name] = cid
+	l.defaults[name] = hasDefault
+	l.real[name] = sqlitefile.RealAffinity(typ)
+	if pk > 0 {
+		l.pks++
+		l.pkField, l.pkType = cid, typ
+	}
+}
+
+// rowid is the field that aliases the rowid: the one INTEGER PRIMARY KEY.
+func (l *tableLayout) rowid() int {
+	if l.pks == 1 && strings.EqualFold(l.pkType, "INTEGER") {
+		return l.pkField
+	}
+	return -1
+}
+
+// table is the raw reader's Table of columns cols ("" for NULL), false
+// when the table or one column is left to SQLite.
+func (l *tableLayout) table(cols []string) (sqlitefile.Table, bool) {
+	l.checkSQL()
+	rowid := l.rowid()
+	if l.why != "" || rowid >= 0 && l.pkDesc {
+		return sqlitefile.Table{}, false
+	}
+	t := sqlitefile.Table{Root: l.root, Fields: make([]int, len(cols)), Rowid: rowid, Real: make([]bool, len(cols))}
+	for i, c := range cols {
+		f, ok := l.fields[c]
+		switch {
+		case c == "":
+			f = -1
+		case !ok || l.defaults[c]:
+			return sqlitefile.Table{}, false // rows older than an ADD COLUMN would need the default
+		}
+		t.Fields[i], t.Real[i] = f, l.real[c]
+	}
+	return t, true
+}
+
+// readTable calls fn with columns cols ("" reads as NULL) of every row of
+// table in table order: through the raw reader when it can, else through
+// SQLite.
+func (d *db) readTable(table string, cols []string, fn func(row)) error {
+	if l := d.layout[table]; d.raw != nil && useRaw && l != nil {
+		if t, ok := l.table(cols); ok {
+			return d.rawScan(t, fn)
+		}
+	}
+	return d.each(selectQuery(table, cols), fn)
+}
+
+// selectQuery is the SQL of readTable.
+func selectQuery(table string, cols []string) string {
+	sel := make([]string, len(cols))
+	for i, c := range cols {
+		sel[i] = cmp.Or(c, "NULL")
+	}
+	return `SELECT ` + strings.Join(sel, ", ") + ` FROM ` + table
+}
+
+// rawScan reads t through the raw reader, checking the memory budget every
+// memEvery rows.
+func (d *db) rawScan(t sqlitefile.Table, fn func(row)) error {
+	var r row
+	n := 0
+	return d.raw.sc.Scan(t, func(x *sqlitefile.Row) error {
+		if r == nil {
+			r = rawRow{x} // the scanner reuses one Row
+		}
+		fn(r)
+		if n++; n%memEvery == 0 {
+			return source.CheckMemory(d.maxMem)
+		}
+		return nil
+	})
+}
