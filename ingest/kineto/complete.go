@@ -24,10 +24,11 @@ func (f *fileReader) complete(raw []byte, off int64) {
 	if !ok {
 		return
 	}
-	if kind == model.KindCompute && isCommKernel(f.ev.Name) {
+	name, comm := f.nameOf(kind == model.KindCompute)
+	if comm {
 		kind = model.KindComm
 	}
-	e := model.NewEvent(-1, kind, f.tr.Names.Intern(f.ev.Name), start, dur)
+	e := model.NewEvent(-1, kind, name, start, dur)
 	e.Stream = f.stream(kind)
 	if kind == model.KindRuntime || kind.OnGPU() {
 		e.Corr = f.ev.Args.Corr
@@ -35,6 +36,25 @@ func (f *fileReader) complete(raw []byte, off int64) {
 	row := int32(f.tr.AddEvent(e))
 	f.count(kind)
 	f.link(raw, row, kind)
+}
+
+// nameOf interns the event's name and, when asked, tells whether it names
+// an NCCL kernel: once per distinct name when the decoder's cache knows it.
+func (f *fileReader) nameOf(kernel bool) (int32, bool) {
+	e := f.ev.nameEnt
+	if e == nil {
+		return f.tr.Names.Intern(f.ev.Name), kernel && isCommKernel(f.ev.Name)
+	}
+	if e.name == 0 {
+		e.name = f.tr.Names.Intern(e.s) + 1
+	}
+	if kernel && e.comm == 0 {
+		e.comm = 1
+		if isCommKernel(e.s) {
+			e.comm = 2
+		}
+	}
+	return e.name - 1, kernel && e.comm == 2
 }
 
 // times parses ts and dur, recording why an event is dropped.

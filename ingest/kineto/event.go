@@ -17,6 +17,8 @@ type rawEvent struct {
 	Ts   numText `json:"ts"`
 	Dur  numText `json:"dur"`
 	Args rawArgs `json:"args"`
+
+	nameEnt *strEntry // Name's entry in the decoder's cache; nil from other decoders or when cut
 }
 
 // rawArgs are the args every event may carry. Missing ints stay -1.
@@ -38,7 +40,7 @@ type rawArgs struct {
 
 // reset clears e for the next decode, keeping the number buffers.
 func (e *rawEvent) reset() {
-	e.Ph, e.Cat, e.Name = "", "", ""
+	e.Ph, e.Cat, e.Name, e.nameEnt = "", "", "", nil
 	e.Pid, e.Tid = idVal{}, idVal{}
 	e.Ts, e.Dur = numText{b: e.Ts.b[:0]}, numText{b: e.Dur.b[:0]}
 	a := &e.Args
