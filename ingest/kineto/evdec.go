@@ -1,8 +1,10 @@
 package kineto
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 )
 
@@ -74,14 +76,21 @@ func (d *evDecoder) fail(i int, what string) int {
 	return -1
 }
 
-// ws skips white space.
-func (d *evDecoder) ws(i int) int {
-	b := d.b
-	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
+// skipWS skips white space; the indentation after a newline eight bytes
+// at a time.
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isSpace[b[i]] {
+		if b[i] == '\n' && i+9 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i+1:]) ^ 0x2020202020202020 // zero bytes: spaces
+			i += 1 + bits.TrailingZeros64(x)/8
+			continue
+		}
 		i++
 	}
 	return i
 }
+
+var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 // level says whose members an object holds.
 type level uint8
@@ -96,7 +105,7 @@ const (
 // the index after its '}'.
 func (d *evDecoder) object(i int, lv level, depth int) int {
 	b := d.b
-	if i = d.ws(i); i >= len(b) {
+	if i = skipWS(b, i); i >= len(b) {
 		return d.short()
 	}
 	if b[i] == '}' {
@@ -106,29 +115,38 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 		if b[i] != '"' {
 			return d.fail(i, "want a key")
 		}
-		ke, fl := d.str(i + 1)
+		ke, fl, w := d.key(i + 1)
 		if ke < 0 {
 			return -1
 		}
 		key := b[i+1 : ke]
-		if i = d.ws(ke + 1); i >= len(b) {
-			return d.short()
-		}
-		if b[i] != ':' {
+		if i = ke + 1; i < len(b) && b[i] == ':' { // most keys: the colon right after
+			i++
+		} else if i = skipWS(b, i); i < len(b) && b[i] == ':' {
+			i++
+		} else if i < len(b) {
 			return d.fail(i, "want ':' after a key")
 		}
-		if i = d.ws(i + 1); i >= len(b) {
+		if i = skipWS(b, i); i >= len(b) {
 			return d.short()
 		}
-		if i = d.member(lv, key, fl, i, depth); i < 0 {
+		switch lv {
+		case lvEvent:
+			i = d.eventField(d.keyID(key, fl, w, &eventKeys), i, depth)
+		case lvArgs:
+			i = d.argsField(d.keyID(key, fl, w, &argsKeys), i, depth)
+		default:
+			i = d.value(i, depth)
+		}
+		if i < 0 {
 			return -1
 		}
-		if i = d.ws(i); i >= len(b) {
+		if i = skipWS(b, i); i >= len(b) {
 			return d.short()
 		}
 		switch b[i] {
 		case ',':
-			if i = d.ws(i + 1); i >= len(b) {
+			if i = skipWS(b, i+1); i >= len(b) {
 				return d.short()
 			}
 		case '}':
@@ -137,17 +155,6 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 			return d.fail(i, "want ',' or '}' after a value")
 		}
 	}
-}
-
-// member reads the value at i of the member named by key.
-func (d *evDecoder) member(lv level, key []byte, fl uint8, i, depth int) int {
-	switch lv {
-	case lvEvent:
-		return d.eventField(d.keyID(key, fl, eventKeys, eventKey), i, depth)
-	case lvArgs:
-		return d.argsField(d.keyID(key, fl, argsKeys, argsKey), i, depth)
-	}
-	return d.value(i, depth)
 }
 
 // eventField decodes the value at i of the event's field k.
@@ -164,13 +171,13 @@ func (d *evDecoder) eventField(k keyID, i, depth int) int {
 		ev.nameEnt = d.ent
 		return i
 	case kPid:
-		return d.unmarshal(i, depth, &ev.Pid)
+		return d.id(i, depth, &ev.Pid)
 	case kTid:
-		return d.unmarshal(i, depth, &ev.Tid)
+		return d.id(i, depth, &ev.Tid)
 	case kTs:
-		return d.unmarshal(i, depth, &ev.Ts)
+		return d.num(i, depth, &ev.Ts)
 	case kDur:
-		return d.unmarshal(i, depth, &ev.Dur)
+		return d.num(i, depth, &ev.Dur)
 	case kArgs:
 		return d.args(i, depth)
 	}
@@ -271,6 +278,28 @@ func (d *evDecoder) unmarshal(i, depth int, u interface{ UnmarshalJSON([]byte) e
 	return e
 }
 
+// num decodes ts or dur (numText.UnmarshalJSON, called directly).
+func (d *evDecoder) num(i, depth int, n *numText) int {
+	e := d.value(i, depth)
+	if e >= 0 {
+		_ = n.UnmarshalJSON(d.b[i:e])
+	}
+	return e
+}
+
+// id decodes pid or tid (idVal.UnmarshalJSON, called directly).
+func (d *evDecoder) id(i, depth int, v *idVal) int {
+	e := d.value(i, depth)
+	if e < 0 {
+		return -1
+	}
+	if err := v.UnmarshalJSON(d.b[i:e]); err != nil {
+		d.err = err
+		return -1
+	}
+	return e
+}
+
 // strField decodes a string (null leaves dst as it is).
 func (d *evDecoder) strField(i int, dst *string) int {
 	b := d.b
@@ -363,7 +392,7 @@ func (d *evDecoder) value(i, depth int) int {
 // array checks the elements of an array from i (after its '[').
 func (d *evDecoder) array(i, depth int) int {
 	b := d.b
-	if i = d.ws(i); i >= len(b) {
+	if i = skipWS(b, i); i >= len(b) {
 		return d.short()
 	}
 	if b[i] == ']' {
@@ -373,12 +402,12 @@ func (d *evDecoder) array(i, depth int) int {
 		if i = d.value(i, depth); i < 0 {
 			return -1
 		}
-		if i = d.ws(i); i >= len(b) {
+		if i = skipWS(b, i); i >= len(b) {
 			return d.short()
 		}
 		switch b[i] {
 		case ',':
-			if i = d.ws(i + 1); i >= len(b) {
+			if i = skipWS(b, i+1); i >= len(b) {
 				return d.short()
 			}
 		case ']':
@@ -452,7 +481,18 @@ func (d *evDecoder) someDigits(i int) int {
 	return digitsEnd(b, i+1)
 }
 
+// digitsEnd returns the index of the first byte from i that is not a
+// digit, eight bytes at a time.
 func digitsEnd(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// below '0' borrows, above '9' carries into the high bit; the lowest
+		// flagged byte is a real one (borrows and carries run upwards)
+		if t := ((x - '0'*ones) | (x + (0x80-'9'-1)*ones) | x) & highs; t != 0 {
+			return i + bits.TrailingZeros64(t)/8
+		}
+	}
 	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
 		i++
 	}

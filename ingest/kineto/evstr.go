@@ -20,6 +20,15 @@ const (
 // escapes are errors, as in encoding/json.
 func (d *evDecoder) str(i int) (int, uint8) {
 	b := d.b
+	if i = plainEnd(b, i); i < len(b) && b[i] == '"' {
+		return i, 0 // most strings: plain ASCII
+	}
+	return d.strRest(i)
+}
+
+// strRest is str from the first byte that is not plain.
+func (d *evDecoder) strRest(i int) (int, uint8) {
+	b := d.b
 	var fl uint8
 	for {
 		i = plainEnd(b, i)
@@ -43,14 +52,35 @@ func (d *evDecoder) str(i int) (int, uint8) {
 	}
 }
 
+// key scans a key like str and also returns, for a plain key of at most
+// 7 bytes (most keys), its bytes as a little-endian word (0 otherwise).
+func (d *evDecoder) key(i int) (int, uint8, uint64) {
+	b := d.b
+	if i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if t := notPlain(x); t != 0 {
+			if j := bits.TrailingZeros64(t) / 8; b[i+j] == '"' {
+				return i + j, 0, x&(1<<(8*j)-1) | 1<<63 // bit 63 marks a word (a key's bytes are below 0x80)
+			}
+		}
+	}
+	e, fl := d.str(i)
+	return e, fl, 0
+}
+
+// notPlain flags (0x80) the bytes of x that are a quote, a backslash, a
+// control character or not ASCII; the lowest flagged byte is a real one
+// (borrows only run upwards).
+func notPlain(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return ((x - 0x20*ones) | ((x ^ '"'*ones) - ones) | ((x ^ '\\'*ones) - ones) | x) & highs
+}
+
 // plainEnd returns the index of the first byte from i that is a quote, a
 // backslash, a control character or not ASCII, eight bytes at a time.
 func plainEnd(b []byte, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		t := (x - 0x20*ones) | ((x ^ '"'*ones) - ones) | ((x ^ '\\'*ones) - ones) | x
-		if t &= highs; t != 0 { // the lowest flagged byte is a real one: borrows only run upwards
+		if t := notPlain(binary.LittleEndian.Uint64(b[i:])); t != 0 {
 			return i + bits.TrailingZeros64(t)/8
 		}
 	}
@@ -314,20 +344,74 @@ func commKey(k []byte) keyID {
 	return kNone
 }
 
-// keySet is the keys of one object kind, for the case-insensitive match
-// encoding/json falls back to.
+// keySet is the keys of one object kind: a collision-free hash table for
+// the exact match and the list for the case-insensitive one encoding/json
+// falls back to.
 type keySet struct {
+	words [64]wordSlot // keys of at most 7 bytes, by their word (evDecoder.key)
+	mult  uint64       // the word hash's multiplier, collision-free for these keys
+	slot  [64]keySlot
 	names []string
 	ids   []keyID
 	first [32]uint32 // by key length: the lower-cased first letters of the keys
 }
 
-func newKeySet(match func([]byte) keyID, names ...string) *keySet {
-	s := &keySet{names: names}
-	for _, n := range names {
-		s.ids = append(s.ids, match([]byte(n)))
-		s.first[len(n)] |= 1 << (n[0] | 0x20 - 'a')
+type keySlot struct {
+	name string
+	id   keyID
+}
+
+type wordSlot struct {
+	w  uint64
+	id keyID
+}
+
+func (s *keySet) wordHash(w uint64) uint64 { return (w * s.mult) >> 58 }
+
+// keyWord is the word evDecoder.key gives for a short key.
+func keyWord(k string) uint64 {
+	var w uint64
+	for j := len(k) - 1; j >= 0; j-- {
+		w = w<<8 | uint64(k[j])
 	}
+	return w | 1<<63
+}
+
+// setWords fills the word table, trying multipliers until no two short
+// keys share a slot.
+func (s *keySet) setWords() {
+	for m := uint64(0x9E3779B97F4A7C15); ; m += 0x5851F42D4C957F2E {
+		s.mult, s.words = m|1, [64]wordSlot{}
+		ok := true
+		for j, n := range s.names {
+			if len(n) > 7 {
+				continue
+			}
+			e := &s.words[s.wordHash(keyWord(n))]
+			ok = ok && e.w == 0
+			*e = wordSlot{keyWord(n), s.ids[j]}
+		}
+		if ok {
+			return
+		}
+	}
+}
+
+func keyHash(k []byte) uint { return (2*uint(len(k)) + uint(k[0]) + 5*uint(k[len(k)-1])) & 63 }
+
+func newKeySet(match func([]byte) keyID, names ...string) keySet {
+	s := keySet{names: names}
+	for _, n := range names {
+		id := match([]byte(n))
+		s.ids = append(s.ids, id)
+		s.first[len(n)] |= 1 << (n[0] | 0x20 - 'a')
+		h := keyHash([]byte(n))
+		if s.slot[h].name != "" {
+			panic("kineto: key hash collision: " + n + ", " + s.slot[h].name)
+		}
+		s.slot[h] = keySlot{n, id}
+	}
+	s.setWords()
 	return s
 }
 
@@ -339,18 +423,41 @@ var (
 		"Process Group ID", "Seq", "Src Rank", "Dst Rank", "Input Dims", "Input type")
 )
 
+// exact matches key exactly.
+func (s *keySet) exact(key []byte) keyID {
+	if len(key) == 0 {
+		return kNone
+	}
+	if e := &s.slot[keyHash(key)]; e.name == string(key) {
+		return e.id
+	}
+	return kNone
+}
+
 // keyID matches key (flags fl) in s: exactly, else as encoding/json does
 // (the key unescaped, then bytes.EqualFold).
-func (d *evDecoder) keyID(key []byte, fl uint8, s *keySet, exact func([]byte) keyID) keyID {
-	if fl == 0 {
-		if k := exact(key); k != kNone || !s.mayFold(key) {
+// w is the key's word from evDecoder.key, or 0.
+func (d *evDecoder) keyID(key []byte, fl uint8, w uint64, s *keySet) keyID {
+	if w != 0 {
+		if e := &s.words[s.wordHash(w)]; e.w == w {
+			return e.id
+		}
+		if !s.mayFold(key) {
+			return kNone
+		}
+	} else if fl == 0 {
+		if k := s.exact(key); k != kNone || !s.mayFold(key) {
 			return k
 		}
 	}
+	return d.foldKey(key, fl, s)
+}
+
+func (d *evDecoder) foldKey(key []byte, fl uint8, s *keySet) keyID {
 	if fl&fEsc != 0 {
 		d.tmp = unquoteJSON(d.tmp[:0], key)
 		key = d.tmp
-		if k := exact(key); k != kNone {
+		if k := s.exact(key); k != kNone {
 			return k
 		}
 	}
