@@ -33,9 +33,27 @@ func (f *fileReader) complete(raw []byte, off int64) {
 	if kind == model.KindRuntime || kind.OnGPU() {
 		e.Corr = f.ev.Args.Corr
 	}
+	f.grow()
 	row := int32(f.tr.AddEvent(e))
 	f.count(kind)
 	f.link(raw, row, kind)
+}
+
+// grow makes room in the event columns when they are full: past 64 Ki
+// events, for as many as the file's density so far projects (at most 8
+// times what it holds), so that a large file's columns are copied once or
+// twice rather than at every doubling. Below that, or when the projection
+// is not larger, append doubles them as before.
+func (f *fileReader) grow() {
+	ev := &f.tr.Events
+	n := ev.Len()
+	if n < cap(ev.Start) || n < 1<<16 || f.in == nil || f.in.n <= 0 {
+		return
+	}
+	want := min(int(float64(n)*1.05*float64(f.size)/float64(f.in.n)), 8*n)
+	if want > n+n/4 {
+		ev.Grow(want - n)
+	}
 }
 
 // nameOf interns the event's name and, when asked, tells whether it names
@@ -96,13 +114,27 @@ func (f *fileReader) stream(kind model.Kind) int32 {
 			k.dev = f.ev.Pid.N
 		}
 	}
-	if i, ok := f.streams[k]; ok {
+	last := &f.last[b2i(k.gpu)]
+	if last.ok && last.k == k {
+		return last.i
+	}
+	i, ok := f.streams[k]
+	if ok {
+		*last = lastStream{k, i, true}
 		return i
 	}
-	i := int32(len(f.tr.Streams))
+	i = int32(len(f.tr.Streams))
+	*last = lastStream{k, i, true}
 	f.streams[k] = i
 	f.tr.Streams = append(f.tr.Streams, model.Stream{GPU: k.gpu, ID: k.id, Device: int32(k.dev), Name: f.threadName(k)})
 	return i
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (f *fileReader) threadName(k streamKey) string {

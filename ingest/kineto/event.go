@@ -40,13 +40,24 @@ type rawArgs struct {
 
 // reset clears e for the next decode, keeping the number buffers.
 func (e *rawEvent) reset() {
-	e.Ph, e.Cat, e.Name, e.nameEnt = "", "", "", nil
-	e.Pid, e.Tid = idVal{}, idVal{}
-	e.Ts, e.Dur = numText{b: e.Ts.b[:0]}, numText{b: e.Dur.b[:0]}
+	// pointers are written only when set: a write costs a barrier while
+	// the collector runs
+	e.Ph, e.Cat, e.Name = "", "", ""
+	if e.nameEnt != nil {
+		e.nameEnt = nil
+	}
+	e.Pid.N, e.Tid.N, e.Pid.IsStr, e.Tid.IsStr = 0, 0, false, false
+	if e.Pid.Str != "" || e.Tid.Str != "" {
+		e.Pid.Str, e.Tid.Str = "", ""
+	}
+	e.Ts.b, e.Dur.b = e.Ts.b[:0], e.Dur.b[:0]
+	e.Ts.set, e.Dur.set = false, false
 	a := &e.Args
 	a.ExtID, a.Corr, a.Stream, a.Device = -1, -1, -1, -1
 	a.DevID, a.Allocated, a.Reserved = -1, -1, -1
-	a.Name, a.Labels = "", ""
+	if a.Name != "" || a.Labels != "" {
+		a.Name, a.Labels = "", ""
+	}
 	a.commFields.clear()
 }
 

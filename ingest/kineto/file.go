@@ -19,6 +19,9 @@ type fileReader struct {
 	info      fileMeta
 	ev        rawEvent
 	streams   map[streamKey]int32
+	last      [2]lastStream       // the last stream looked up, CPU and GPU
+	in        *countReader        // the file's bytes read so far (nil: unknown)
+	size      int64               // the file's size on disk
 	names     map[[2]int64]string // thread_name metadata by (pid, tid)
 	skips     map[string]int      // skip reason -> index in tr.Skipped
 	devices   map[int64]int       // GPU events per device
@@ -29,6 +32,13 @@ type fileReader struct {
 	ranks     *rankIntern        // sorted rank lists shared by the files of a read
 	links     linkState
 	nEvents   int // traceEvents elements so far
+}
+
+// lastStream is a stream index and its key.
+type lastStream struct {
+	k  streamKey
+	i  int32
+	ok bool
 }
 
 type streamKey struct {

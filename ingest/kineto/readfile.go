@@ -82,7 +82,9 @@ func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress,
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: -1, Err: err}
 	}
-	r, gz, err := openStream(&countReader{r: f, prog: prog})
+	cr := &countReader{r: f, prog: prog}
+	fr.in, fr.size = cr, st.Size()
+	r, gz, err := openStream(cr)
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: 0, Unit: "byte", Err: err}
 	}
