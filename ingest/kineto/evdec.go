@@ -79,18 +79,23 @@ func (d *evDecoder) fail(i int, what string) int {
 // skipWS skips white space; the indentation after a newline eight bytes
 // at a time.
 func skipWS(b []byte, i int) int {
-	for i < len(b) && isSpace[b[i]] {
-		if b[i] == '\n' && i+9 <= len(b) {
+	for i < len(b) && b[i] <= ' ' {
+		switch b[i] {
+		case ' ', '\t', '\r':
+			i++
+		case '\n':
+			if i+9 > len(b) {
+				i++
+				continue
+			}
 			x := binary.LittleEndian.Uint64(b[i+1:]) ^ 0x2020202020202020 // zero bytes: spaces
 			i += 1 + bits.TrailingZeros64(x)/8
-			continue
+		default:
+			return i // a control character: not white space
 		}
-		i++
 	}
 	return i
 }
-
-var isSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 // level says whose members an object holds.
 type level uint8
