@@ -58,11 +58,17 @@ func (d *evDecoder) key(i int) (int, uint8, uint64) {
 	b := d.b
 	if i+8 <= len(b) {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if t := notPlain(x); t != 0 {
-			if j := bits.TrailingZeros64(t) / 8; b[i+j] == '"' {
-				return i + j, 0, x&(1<<(8*j)-1) | 1<<63 // bit 63 marks a word (a key's bytes are below 0x80)
-			}
+		t := notPlain(x)
+		if t == 0 {
+			e, fl := d.str(i + 8) // a long key: its first 8 bytes are plain
+			return e, fl, 0
 		}
+		j := bits.TrailingZeros64(t) / 8
+		if b[i+j] == '"' {
+			return i + j, 0, x&(1<<(8*j)-1) | 1<<63 // bit 63 marks a word (a key's bytes are below 0x80)
+		}
+		e, fl := d.strRest(i + j)
+		return e, fl, 0
 	}
 	e, fl := d.str(i)
 	return e, fl, 0
