@@ -40,9 +40,9 @@ type rawArgs struct {
 
 // reset clears e for the next decode, keeping the number buffers.
 func (e *rawEvent) reset() {
-	// pointers are written only when set: a write costs a barrier while
-	// the collector runs
-	e.Ph, e.Cat, e.Name = "", "", ""
+	e.Ph, e.Cat, e.Name = "", "", "" // (nearly every event sets them again)
+	// the other pointers are written only when set: a pointer write costs
+	// a barrier while the collector runs
 	if e.nameEnt != nil {
 		e.nameEnt = nil
 	}
