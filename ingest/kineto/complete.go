@@ -40,17 +40,18 @@ func (f *fileReader) complete(raw []byte, off int64) {
 }
 
 // grow makes room in the event columns when they are full: past 64 Ki
-// events, for as many as the file's density so far projects (at most 8
-// times what it holds), so that a large file's columns are copied once or
-// twice rather than at every doubling. Below that, or when the projection
-// is not larger, append doubles them as before.
+// events, for as many as the file's density so far projects (at most twice
+// what they hold, so a file denser at its start than at its end wastes no
+// more than doubling would), rather than the quarter more append adds to a
+// large slice: a few copies of the columns instead of one every 25 %.
+// Below that, or when the projection is not larger, append grows them.
 func (f *fileReader) grow() {
 	ev := &f.tr.Events
 	n := ev.Len()
 	if n < cap(ev.Start) || n < 1<<16 || f.in == nil || f.in.n <= 0 {
 		return
 	}
-	want := min(int(float64(n)*1.05*float64(f.size)/float64(f.in.n)), 8*n)
+	want := min(int(float64(n)*1.05*float64(f.size)/float64(f.in.n)), 2*n)
 	if want > n+n/4 {
 		ev.Grow(want - n)
 	}
