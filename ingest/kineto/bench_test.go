@@ -2,6 +2,7 @@ package kineto
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -147,4 +148,42 @@ func watchHeap() func() uint64 {
 		}
 	}()
 	return func() uint64 { close(done); return peak.Load() }
+}
+
+// decodeOnly is a handler that only decodes the elements.
+type decodeOnly struct {
+	d  evDecoder
+	ev rawEvent
+	n  int
+}
+
+func (h *decodeOnly) decode(b []byte, whole bool) (int, error) {
+	h.ev.reset()
+	return h.d.decode(b, &h.ev, whole)
+}
+func (h *decodeOnly) event([]byte, int64, error) error { h.n++; return nil }
+func (h *decodeOnly) meta(string, []byte, int64) error { return nil }
+func (h *decodeOnly) oversized(string, int64)          {}
+
+// BenchmarkDecodeKineto runs the splitter and the element decoder alone
+// over the 100 MB file held in memory: what the one decode pass costs.
+func BenchmarkDecodeKineto(b *testing.B) {
+	path, _ := benchTrace(b, 100)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	cpu0 := cputime.Process()
+	for i := 0; i < b.N; i++ {
+		var h decodeOnly
+		if err := newSplitter(bytes.NewReader(data)).run(&h); err != nil || h.n == 0 {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if cpu := cputime.Process() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(len(data))*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
+	}
 }

@@ -29,8 +29,14 @@ type commFields struct {
 
 // clear empties x for the next event, keeping the text buffers.
 func (x *commFields) clear() {
-	x.CollName.b, x.DType.b, x.PGName.b, x.PGDesc.b = x.CollName.b[:0], x.DType.b[:0], x.PGName.b[:0], x.PGDesc.b[:0]
-	x.PGRanks.b, x.PGID.b, x.InDims.b, x.InType.b = x.PGRanks.b[:0], x.PGID.b[:0], x.InDims.b[:0], x.InType.b[:0]
+	x.CollName.b = x.CollName.b[:0] // one per statement: only the length is written
+	x.DType.b = x.DType.b[:0]
+	x.PGName.b = x.PGName.b[:0]
+	x.PGDesc.b = x.PGDesc.b[:0]
+	x.PGRanks.b = x.PGRanks.b[:0]
+	x.PGID.b = x.PGID.b[:0]
+	x.InDims.b = x.InDims.b[:0]
+	x.InType.b = x.InType.b[:0]
 	x.InNelems, x.OutNelems, x.GroupSize = flexInt{}, flexInt{}, flexInt{}
 	x.Seq, x.Src, x.Dst = flexInt{}, flexInt{}, flexInt{}
 }

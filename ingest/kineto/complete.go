@@ -24,17 +24,56 @@ func (f *fileReader) complete(raw []byte, off int64) {
 	if !ok {
 		return
 	}
-	if kind == model.KindCompute && isCommKernel(f.ev.Name) {
+	name, comm := f.nameOf(kind == model.KindCompute)
+	if comm {
 		kind = model.KindComm
 	}
-	e := model.NewEvent(-1, kind, f.tr.Names.Intern(f.ev.Name), start, dur)
+	e := model.NewEvent(-1, kind, name, start, dur)
 	e.Stream = f.stream(kind)
 	if kind == model.KindRuntime || kind.OnGPU() {
 		e.Corr = f.ev.Args.Corr
 	}
+	f.grow()
 	row := int32(f.tr.AddEvent(e))
 	f.count(kind)
 	f.link(raw, row, kind)
+}
+
+// grow makes room in the event columns when they are full: past 64 Ki
+// events, for as many as the file's density so far projects (at most twice
+// what they hold, so a file denser at its start than at its end wastes no
+// more than doubling would), rather than the quarter more append adds to a
+// large slice: a few copies of the columns instead of one every 25 %.
+// Below that, or when the projection is not larger, append grows them.
+func (f *fileReader) grow() {
+	ev := &f.tr.Events
+	n := ev.Len()
+	if n < cap(ev.Start) || n < 1<<16 || f.in == nil || f.in.n <= 0 {
+		return
+	}
+	want := min(int(float64(n)*1.05*float64(f.size)/float64(f.in.n)), 2*n)
+	if want > n+n/4 {
+		ev.Grow(want - n)
+	}
+}
+
+// nameOf interns the event's name and, when asked, tells whether it names
+// an NCCL kernel: once per distinct name when the decoder's cache knows it.
+func (f *fileReader) nameOf(kernel bool) (int32, bool) {
+	e := f.ev.nameEnt
+	if e == nil {
+		return f.tr.Names.Intern(f.ev.Name), kernel && isCommKernel(f.ev.Name)
+	}
+	if e.name == 0 {
+		e.name = f.tr.Names.Intern(e.s) + 1
+	}
+	if kernel && e.comm == 0 {
+		e.comm = 1
+		if isCommKernel(e.s) {
+			e.comm = 2
+		}
+	}
+	return e.name - 1, kernel && e.comm == 2
 }
 
 // times parses ts and dur, recording why an event is dropped.
@@ -76,13 +115,27 @@ func (f *fileReader) stream(kind model.Kind) int32 {
 			k.dev = f.ev.Pid.N
 		}
 	}
-	if i, ok := f.streams[k]; ok {
+	last := &f.last[b2i(k.gpu)]
+	if last.ok && last.k == k {
+		return last.i
+	}
+	i, ok := f.streams[k]
+	if ok {
+		*last = lastStream{k, i, true}
 		return i
 	}
-	i := int32(len(f.tr.Streams))
+	i = int32(len(f.tr.Streams))
+	*last = lastStream{k, i, true}
 	f.streams[k] = i
 	f.tr.Streams = append(f.tr.Streams, model.Stream{GPU: k.gpu, ID: k.id, Device: int32(k.dev), Name: f.threadName(k)})
 	return i
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (f *fileReader) threadName(k streamKey) string {

@@ -17,6 +17,8 @@ type rawEvent struct {
 	Ts   numText `json:"ts"`
 	Dur  numText `json:"dur"`
 	Args rawArgs `json:"args"`
+
+	nameEnt *strEntry // Name's entry in the decoder's cache; nil from other decoders or when cut
 }
 
 // rawArgs are the args every event may carry. Missing ints stay -1.
@@ -38,13 +40,24 @@ type rawArgs struct {
 
 // reset clears e for the next decode, keeping the number buffers.
 func (e *rawEvent) reset() {
-	e.Ph, e.Cat, e.Name = "", "", ""
-	e.Pid, e.Tid = idVal{}, idVal{}
-	e.Ts, e.Dur = numText{b: e.Ts.b[:0]}, numText{b: e.Dur.b[:0]}
+	e.Ph, e.Cat, e.Name = "", "", "" // (nearly every event sets them again)
+	// the other pointers are written only when set: a pointer write costs
+	// a barrier while the collector runs
+	if e.nameEnt != nil {
+		e.nameEnt = nil
+	}
+	e.Pid.N, e.Tid.N, e.Pid.IsStr, e.Tid.IsStr = 0, 0, false, false
+	if e.Pid.Str != "" || e.Tid.Str != "" {
+		e.Pid.Str, e.Tid.Str = "", ""
+	}
+	e.Ts.b, e.Dur.b = e.Ts.b[:0], e.Dur.b[:0]
+	e.Ts.set, e.Dur.set = false, false
 	a := &e.Args
 	a.ExtID, a.Corr, a.Stream, a.Device = -1, -1, -1, -1
 	a.DevID, a.Allocated, a.Reserved = -1, -1, -1
-	a.Name, a.Labels = "", ""
+	if a.Name != "" || a.Labels != "" {
+		a.Name, a.Labels = "", ""
+	}
 	a.commFields.clear()
 }
 

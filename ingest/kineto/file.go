@@ -12,12 +12,16 @@ import (
 // (distributedInfo may come after traceEvents) has been read.
 type fileReader struct {
 	path      string
-	dec       decoder
+	dec       decoder   // nil: the one-pass decoder (evd); tests set an oracle
+	evd       evDecoder // decodes each traceEvents element
 	stepRe    *regexp.Regexp
 	tr        *model.Trace
 	info      fileMeta
 	ev        rawEvent
 	streams   map[streamKey]int32
+	last      [2]lastStream       // the last stream looked up, CPU and GPU
+	in        *countReader        // the file's bytes read so far (nil: unknown)
+	size      int64               // the file's size on disk
 	names     map[[2]int64]string // thread_name metadata by (pid, tid)
 	skips     map[string]int      // skip reason -> index in tr.Skipped
 	devices   map[int64]int       // GPU events per device
@@ -28,6 +32,13 @@ type fileReader struct {
 	ranks     *rankIntern        // sorted rank lists shared by the files of a read
 	links     linkState
 	nEvents   int // traceEvents elements so far
+}
+
+// lastStream is a stream index and its key.
+type lastStream struct {
+	k  streamKey
+	i  int32
+	ok bool
 }
 
 type streamKey struct {
@@ -43,7 +54,7 @@ type step struct {
 }
 
 // newFileReader reads one file on its own; readAll gives the files of a
-// read one rankIntern (fileReader.ranks).
+// read one rankIntern (fileReader.ranks). dec is nil but in tests.
 func newFileReader(path string, dec decoder, stepRe *regexp.Regexp) *fileReader {
 	return &fileReader{path: path, dec: dec, stepRe: stepRe, tr: &model.Trace{}, ranks: newRankIntern(),
 		info: newFileMeta(), streams: map[streamKey]int32{}, names: map[[2]int64]string{},
@@ -73,14 +84,27 @@ func (f *fileReader) skipDetail(key, detail string, off int64) {
 	f.tr.Skipped = append(f.tr.Skipped, model.Skip{Source: f.path, Offset: off, Unit: unit, Reason: reason, Count: 1})
 }
 
-// event handles one traceEvents element.
-func (f *fileReader) event(raw []byte, off int64) error {
+// decode decodes one traceEvents element into f.ev (handler.decode): with
+// the one-pass decoder, or with f.dec, the test oracle, which only takes
+// whole elements.
+func (f *fileReader) decode(b []byte, whole bool) (int, error) {
+	f.ev.reset()
+	if f.dec == nil {
+		return f.evd.decode(b, &f.ev, whole)
+	}
+	if !whole {
+		return 0, errShort
+	}
+	return len(b), f.dec.Unmarshal(b, &f.ev)
+}
+
+// event handles one traceEvents element, decoded into f.ev (derr: why not).
+func (f *fileReader) event(raw []byte, off int64, derr error) error {
 	if f.nEvents++; f.nEvents > maxEvents {
 		return &syntaxError{off, fmt.Sprintf("more than %d events in one file: refused (docs/limits.md)", maxEvents)}
 	}
-	f.ev.reset()
-	if err := f.dec.Unmarshal(raw, &f.ev); err != nil {
-		f.skipDetail("undecodable event", firstLine(err.Error()), off)
+	if derr != nil {
+		f.skipDetail("undecodable event", firstLine(derr.Error()), off)
 		return nil
 	}
 	f.clipEvent(off)

@@ -21,7 +21,7 @@ func FuzzKineto(f *testing.F) {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fr := newFileReader("fuzz.json", defaultDecoder, DefaultStepRegex)
+		fr := newFileReader("fuzz.json", nil, DefaultStepRegex)
 		if err := newSplitter(bytes.NewReader(data)).run(fr); err != nil {
 			return
 		}

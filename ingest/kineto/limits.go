@@ -64,6 +64,9 @@ func (z *ratioReader) Read(p []byte) (int, error) {
 
 // clipEvent cuts the event's strings to maxString bytes.
 func (f *fileReader) clipEvent(off int64) {
+	if len(f.ev.Name) > maxString {
+		f.ev.nameEnt = nil // the entry holds the whole name
+	}
 	f.clip(&f.ev.Name, "event name", off)
 	f.clip(&f.ev.Cat, "event category", off)
 	f.clip(&f.ev.Args.Name, "thread or process name", off)

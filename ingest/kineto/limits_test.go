@@ -84,7 +84,7 @@ func skipWith(tr *model.Trace, substr string) (model.Skip, bool) {
 }
 
 func TestOversizeElementIsSkippedWithBoundedMemory(t *testing.T) {
-	tr := newFileReader("big.json", defaultDecoder, DefaultStepRegex)
+	tr := newFileReader("big.json", nil, DefaultStepRegex)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	err := newSplitter(bigNameTrace(100 << 20)).run(tr)

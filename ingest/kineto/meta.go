@@ -1,6 +1,9 @@
 package kineto
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // fileMeta is what the top-level keys of a trace file say.
 type fileMeta struct {
@@ -41,19 +44,19 @@ func (f *fileReader) meta(key string, raw []byte, off int64) error {
 	switch key {
 	case "distributedInfo":
 		var d distInfo
-		if err = f.dec.Unmarshal(raw, &d); err == nil {
+		if err = json.Unmarshal(raw, &d); err == nil {
 			f.info.rank, f.info.worldSize, f.info.pgs = d.Rank.or(-1), d.WorldSize.or(-1), d.PGConfig
 		}
 	case "baseTimeNanoseconds":
 		var v flexInt
-		if err = f.dec.Unmarshal(raw, &v); err == nil {
+		if err = json.Unmarshal(raw, &v); err == nil {
 			f.info.baseNs = v.or(0)
 		}
 	case "deviceProperties":
 		err = f.devicesMeta(raw)
 	case "host_name", "hostname":
 		var s flexStr
-		if err = f.dec.Unmarshal(raw, &s); err == nil {
+		if err = json.Unmarshal(raw, &s); err == nil {
 			f.info.host = strings.TrimSpace(s.S)
 			f.clip(&f.info.host, "host name", off)
 		}
@@ -66,7 +69,7 @@ func (f *fileReader) meta(key string, raw []byte, off int64) error {
 
 func (f *fileReader) devicesMeta(raw []byte) error {
 	var ds []deviceProp
-	if err := f.dec.Unmarshal(raw, &ds); err != nil {
+	if err := json.Unmarshal(raw, &ds); err != nil {
 		return err
 	}
 	for _, d := range ds {

@@ -20,7 +20,11 @@ func parseMicros(b []byte) (ns int64, sub float64, err error) {
 	if neg {
 		b = b[1:]
 	}
-	ns, sub, err = fastMicros(b)
+	if v, ok := plainMicros(b); ok {
+		ns, sub, err = v, 0, nil
+	} else {
+		ns, sub, err = fastMicros(b)
+	}
 	if err == errSlow {
 		ns, sub, err = slowMicros(b)
 	}
@@ -36,6 +40,34 @@ func parseMicros(b []byte) (ns int64, sub float64, err error) {
 var errSlow = errors.New("needs the slow path")
 
 var pow10 = [...]int64{1000, 100, 10, 1}
+
+// plainMicros handles what Kineto writes, 1 to 15 digits and at most 3
+// decimals ("4458676416788.066"), exactly as fastMicros does, with fewer
+// branches; ok is false for anything else.
+func plainMicros(b []byte) (int64, bool) {
+	var v int64
+	i := 0
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		v = v*10 + int64(b[i]-'0')
+	}
+	if i == 0 || i > 15 {
+		return 0, false
+	}
+	if i == len(b) {
+		return v * 1000, true
+	}
+	if b[i] != '.' || len(b)-i-1 < 1 || len(b)-i-1 > 3 {
+		return 0, false
+	}
+	frac := len(b) - i - 1
+	for _, c := range b[i+1:] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v * pow10[frac], true
+}
 
 // fastMicros handles numbers without an exponent in one pass.
 func fastMicros(b []byte) (int64, float64, error) {

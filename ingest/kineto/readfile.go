@@ -53,10 +53,10 @@ func readAll(ctx context.Context, paths []string, opts source.Options, single bo
 // readFile reads one trace file into its part; its rank lists are
 // interned in ranks.
 func readFile(ctx context.Context, path string, opts source.Options, single bool, prog *progress, ranks *rankIntern) fileResult {
-	return readFileWith(ctx, path, opts, single, prog, defaultDecoder, ranks)
+	return readFileWith(ctx, path, opts, single, prog, nil, ranks)
 }
 
-// readFileWith is readFile with a chosen element decoder.
+// readFileWith is readFile with a chosen element decoder (nil: the one-pass one).
 func readFileWith(ctx context.Context, path string, opts source.Options, single bool, prog *progress, dec decoder, ranks *rankIntern) fileResult {
 	fr := newFileReader(path, dec, stepRegex(opts))
 	fr.ranks = ranks
@@ -82,7 +82,9 @@ func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress,
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: -1, Err: err}
 	}
-	r, gz, err := openStream(&countReader{r: f, prog: prog})
+	cr := &countReader{r: f, prog: prog}
+	fr.in, fr.size = cr, st.Size()
+	r, gz, err := openStream(cr)
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: 0, Unit: "byte", Err: err}
 	}
@@ -151,7 +153,7 @@ type ctxHandler struct {
 	maxMem int64
 }
 
-func (h *ctxHandler) event(raw []byte, off int64) error {
+func (h *ctxHandler) event(raw []byte, off int64, derr error) error {
 	h.n++
 	if h.n&4095 == 0 {
 		if err := h.ctx.Err(); err != nil {
@@ -161,7 +163,7 @@ func (h *ctxHandler) event(raw []byte, off int64) error {
 			return fmt.Errorf("byte %d: %w", off, err)
 		}
 	}
-	return h.fileReader.event(raw, off)
+	return h.fileReader.event(raw, off, derr)
 }
 
 // progress reports bytes read across files.

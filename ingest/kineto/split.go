@@ -157,8 +157,15 @@ func (s *splitter) value() ([]byte, int64, error) {
 
 // handler receives what the splitter finds.
 type handler interface {
-	// event gets one traceEvents element and its stream offset.
-	event(raw []byte, off int64) error
+	// decode decodes the traceEvents element at the start of b and returns
+	// its length. With whole, b is one element the splitter has cut;
+	// otherwise b is the unread buffer, and an error (the element does not
+	// end inside b, or is not a well-formed object) makes the splitter
+	// cut the element and call decode again with whole.
+	decode(b []byte, whole bool) (int, error)
+	// event gets the element decode was last given, its stream offset and
+	// decode's error.
+	event(raw []byte, off int64, derr error) error
 	// meta gets the value of another top-level key.
 	meta(key string, raw []byte, off int64) error
 	// oversized is told of an element or value larger than maxElement,
@@ -259,17 +266,31 @@ func (s *splitter) events(h handler) error {
 				continue // a trailing comma, as some writers leave
 			}
 		}
-		raw, off, err := s.value()
-		var ov *oversize
-		if errors.As(err, &ov) {
-			h.oversized("traceEvents element", off)
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if err := h.event(raw, off); err != nil {
+		if err := s.element(h); err != nil {
 			return err
 		}
 	}
+}
+
+// element decodes one traceEvents element where it lies in the buffer: one
+// pass over its bytes. An element that does not end in the buffer, is
+// malformed or too large is cut by value first (which reads more, keeps the
+// limits and gives the structural errors) and then decoded.
+func (s *splitter) element(h handler) error {
+	if n, err := h.decode(s.buf[s.pos:s.end], false); err == nil && n < maxElement {
+		raw, off := s.buf[s.pos:s.pos+n], s.offset()
+		s.pos += n
+		return h.event(raw, off, nil)
+	}
+	raw, off, err := s.value()
+	var ov *oversize
+	if errors.As(err, &ov) {
+		h.oversized("traceEvents element", off)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, derr := h.decode(raw, true)
+	return h.event(raw, off, derr)
 }

@@ -1,0 +1,505 @@
+package kineto
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/bits"
+	"strconv"
+)
+
+// evDecoder decodes one traceEvents element into a rawEvent in a single
+// pass over its bytes, validating it as encoding/json would (the test
+// oracle: TestDecodersAgree, FuzzEventDecoder). Keys are matched as
+// encoding/json matches them (exactly, else case-insensitively); only the
+// fields of rawEvent are decoded, every other value is checked and skipped.
+// Names come from a per-file cache (strCache), so a repeated name costs a
+// map lookup and no allocation.
+type evDecoder struct {
+	b    []byte // the input: an element, or the unread part of the buffer
+	ev   *rawEvent
+	err  error
+	strs strCache
+	ent  *strEntry // the cache entry of the last string decoded (nil: none)
+	tmp  []byte    // unescaped strings and keys
+}
+
+// errShort says the input ended inside the element: the splitter must read
+// more (or the element is truncated).
+var errShort = errors.New("unexpected end of input inside the event")
+
+// errDeep says the element nests deeper than the splitter allows.
+var errDeep = fmt.Errorf("nesting deeper than %d", maxDepth)
+
+// maxDepth is the splitter's nesting limit (scanNested's stack).
+const maxDepth = 64
+
+// decode decodes the element at the start of b (no white space before it)
+// into ev and returns its length. With whole, b is exactly one element, as
+// the splitter cut it, and null is accepted as encoding/json accepts it;
+// otherwise b is the unread buffer and only an object is decoded (anything
+// else is left to the splitter).
+func (d *evDecoder) decode(b []byte, ev *rawEvent, whole bool) (int, error) {
+	d.b, d.ev, d.err = b, ev, nil
+	n := -1
+	switch {
+	case len(b) == 0:
+		n = d.short()
+	case b[0] == '{':
+		n = d.object(1, lvEvent, 1)
+	case whole && b[0] == 'n':
+		n = d.literal(0, "null")
+	default:
+		n = d.fail(0, "an event must be an object")
+	}
+	if n >= 0 && whole && n != len(b) {
+		n = d.fail(n, "after the event")
+	}
+	if n < 0 {
+		return 0, d.err
+	}
+	return n, nil
+}
+
+func (d *evDecoder) short() int {
+	d.err = errShort
+	return -1
+}
+
+// fail records a syntax or type error at byte i of the element.
+func (d *evDecoder) fail(i int, what string) int {
+	if i < len(d.b) {
+		d.err = fmt.Errorf("byte %d of the event: %s (at %q)", i, what, d.b[i])
+	} else {
+		d.err = fmt.Errorf("byte %d of the event: %s", i, what)
+	}
+	return -1
+}
+
+// skipWS skips white space; the indentation after a newline eight bytes
+// at a time.
+func skipWS(b []byte, i int) int {
+	for i < len(b) && b[i] <= ' ' {
+		switch b[i] {
+		case ' ', '\t', '\r':
+			i++
+		case '\n':
+			if i+9 > len(b) {
+				i++
+				continue
+			}
+			x := binary.LittleEndian.Uint64(b[i+1:]) ^ 0x2020202020202020 // zero bytes: spaces
+			i += 1 + bits.TrailingZeros64(x)/8
+		default:
+			return i // a control character: not white space
+		}
+	}
+	return i
+}
+
+// level says whose members an object holds.
+type level uint8
+
+const (
+	lvSkip  level = iota // a value nobody reads: checked only
+	lvEvent              // the event
+	lvArgs               // its args
+)
+
+// object reads the members of an object from i (after its '{') and returns
+// the index after its '}'.
+func (d *evDecoder) object(i int, lv level, depth int) int {
+	b := d.b
+	if i = skipWS(b, i); i >= len(b) {
+		return d.short()
+	}
+	if b[i] == '}' {
+		return i + 1
+	}
+	for {
+		if b[i] != '"' {
+			return d.fail(i, "want a key")
+		}
+		ke, fl, w := d.key(i + 1)
+		if ke < 0 {
+			return -1
+		}
+		key := b[i+1 : ke]
+		if i = ke + 1; i < len(b) && b[i] == ':' { // most keys: the colon right after
+			i++
+		} else if i = skipWS(b, i); i < len(b) && b[i] == ':' {
+			i++
+		} else if i < len(b) {
+			return d.fail(i, "want ':' after a key")
+		}
+		if i = skipWS(b, i); i >= len(b) {
+			return d.short()
+		}
+		switch lv {
+		case lvEvent:
+			i = d.eventField(d.keyID(key, fl, w, &eventKeys), i, depth)
+		case lvArgs:
+			i = d.argsField(d.keyID(key, fl, w, &argsKeys), i, depth)
+		default:
+			i = d.value(i, depth)
+		}
+		if i < 0 {
+			return -1
+		}
+		if i = skipWS(b, i); i >= len(b) {
+			return d.short()
+		}
+		switch b[i] {
+		case ',':
+			if i = skipWS(b, i+1); i >= len(b) {
+				return d.short()
+			}
+		case '}':
+			return i + 1
+		default:
+			return d.fail(i, "want ',' or '}' after a value")
+		}
+	}
+}
+
+// eventField decodes the value at i of the event's field k.
+func (d *evDecoder) eventField(k keyID, i, depth int) int {
+	ev := d.ev
+	switch k {
+	case kPh:
+		return d.strField(i, &ev.Ph)
+	case kCat:
+		return d.strField(i, &ev.Cat)
+	case kName:
+		d.ent = ev.nameEnt // kept when the value is null
+		i = d.strField(i, &ev.Name)
+		ev.nameEnt = d.ent
+		return i
+	case kPid:
+		return d.id(i, depth, &ev.Pid)
+	case kTid:
+		return d.id(i, depth, &ev.Tid)
+	case kTs:
+		return d.num(i, depth, &ev.Ts)
+	case kDur:
+		return d.num(i, depth, &ev.Dur)
+	case kArgs:
+		return d.args(i, depth)
+	}
+	return d.value(i, depth)
+}
+
+// args reads the event's args object (or null).
+func (d *evDecoder) args(i, depth int) int {
+	switch d.b[i] {
+	case '{':
+		if depth >= maxDepth {
+			return d.deep()
+		}
+		return d.object(i+1, lvArgs, depth+1)
+	case 'n':
+		return d.literal(i, "null")
+	}
+	return d.fail(i, "args must be an object")
+}
+
+// argsField decodes the value at i of the args field k.
+func (d *evDecoder) argsField(k keyID, i, depth int) int {
+	a := &d.ev.Args
+	switch k {
+	case kExtID:
+		return d.intField(i, depth, &a.ExtID)
+	case kCorr:
+		return d.intField(i, depth, &a.Corr)
+	case kStream:
+		return d.intField(i, depth, &a.Stream)
+	case kDevice:
+		return d.intField(i, depth, &a.Device)
+	case kArgName:
+		return d.strField(i, &a.Name)
+	case kLabels:
+		return d.strField(i, &a.Labels)
+	case kDevID:
+		return d.intField(i, depth, &a.DevID)
+	case kAllocated:
+		return d.intField(i, depth, &a.Allocated)
+	case kReserved:
+		return d.intField(i, depth, &a.Reserved)
+	}
+	if k >= kCollName {
+		return d.commField(k, i, depth)
+	}
+	return d.value(i, depth)
+}
+
+// commField decodes the value at i of a collective arg (commFields).
+func (d *evDecoder) commField(k keyID, i, depth int) int {
+	c := &d.ev.Args.commFields
+	var u interface{ UnmarshalJSON([]byte) error }
+	switch k {
+	case kCollName:
+		u = &c.CollName
+	case kInNelems:
+		u = &c.InNelems
+	case kOutNelems:
+		u = &c.OutNelems
+	case kGroupSize:
+		u = &c.GroupSize
+	case kDType:
+		u = &c.DType
+	case kPGName:
+		u = &c.PGName
+	case kPGDesc:
+		u = &c.PGDesc
+	case kPGRanks:
+		u = &c.PGRanks
+	case kPGID:
+		u = &c.PGID
+	case kSeq:
+		u = &c.Seq
+	case kSrc:
+		u = &c.Src
+	case kDst:
+		u = &c.Dst
+	case kInDims:
+		u = &c.InDims
+	default:
+		u = &c.InType
+	}
+	return d.unmarshal(i, depth, u)
+}
+
+// unmarshal checks the value at i and hands its text to u, as
+// encoding/json does for a json.Unmarshaler.
+func (d *evDecoder) unmarshal(i, depth int, u interface{ UnmarshalJSON([]byte) error }) int {
+	e := d.value(i, depth)
+	if e < 0 {
+		return -1
+	}
+	if err := u.UnmarshalJSON(d.b[i:e]); err != nil {
+		d.err = err
+		return -1
+	}
+	return e
+}
+
+// num decodes ts or dur (numText.UnmarshalJSON, called directly).
+func (d *evDecoder) num(i, depth int, n *numText) int {
+	e := d.value(i, depth)
+	if e >= 0 {
+		_ = n.UnmarshalJSON(d.b[i:e])
+	}
+	return e
+}
+
+// id decodes pid or tid (idVal.UnmarshalJSON, called directly).
+func (d *evDecoder) id(i, depth int, v *idVal) int {
+	e := d.value(i, depth)
+	if e < 0 {
+		return -1
+	}
+	if err := v.UnmarshalJSON(d.b[i:e]); err != nil {
+		d.err = err
+		return -1
+	}
+	return e
+}
+
+// strField decodes a string (null leaves dst as it is).
+func (d *evDecoder) strField(i int, dst *string) int {
+	b := d.b
+	switch b[i] {
+	case '"':
+		e, fl := d.str(i + 1)
+		if e < 0 {
+			return -1
+		}
+		s := b[i+1 : e]
+		if fl != 0 {
+			d.tmp = unquoteJSON(d.tmp[:0], s)
+			s = d.tmp
+		}
+		switch len(s) {
+		case 0:
+			*dst, d.ent = "", nil
+		case 1:
+			*dst, d.ent = oneByte[s[0]], nil
+		default:
+			d.ent = d.strs.get(s)
+			*dst = d.ent.s
+		}
+		return e + 1
+	case 'n':
+		return d.literal(i, "null")
+	}
+	return d.fail(i, "want a string")
+}
+
+// intField decodes an integer that fits int64 (null leaves dst as it is);
+// a fraction or an exponent is an error, as for encoding/json.
+func (d *evDecoder) intField(i, depth int, dst *int64) int {
+	b := d.b
+	if c := b[i]; c == 'n' {
+		return d.literal(i, "null")
+	} else if c != '-' && (c < '0' || c > '9') {
+		return d.fail(i, "want an integer")
+	}
+	e := d.number(i)
+	if e < 0 {
+		return -1
+	}
+	n, ok := parseInt(b[i:e])
+	if !ok {
+		v, err := strconv.ParseInt(string(b[i:e]), 10, 64)
+		if err != nil {
+			return d.fail(i, "want an integer that fits 64 bits")
+		}
+		n = v
+	}
+	*dst = n
+	return e
+}
+
+func (d *evDecoder) deep() int {
+	d.err = errDeep
+	return -1
+}
+
+// value checks one value at i and returns the index after it.
+func (d *evDecoder) value(i, depth int) int {
+	switch c := d.b[i]; {
+	case c == '"':
+		e, _ := d.str(i + 1)
+		if e < 0 {
+			return -1
+		}
+		return e + 1
+	case c == '-' || c >= '0' && c <= '9':
+		return d.number(i)
+	case c == '{' || c == '[':
+		if depth >= maxDepth {
+			return d.deep()
+		}
+		if c == '{' {
+			return d.object(i+1, lvSkip, depth+1)
+		}
+		return d.array(i+1, depth+1)
+	case c == 't':
+		return d.literal(i, "true")
+	case c == 'f':
+		return d.literal(i, "false")
+	case c == 'n':
+		return d.literal(i, "null")
+	}
+	return d.fail(i, "want a value")
+}
+
+// array checks the elements of an array from i (after its '[').
+func (d *evDecoder) array(i, depth int) int {
+	b := d.b
+	if i = skipWS(b, i); i >= len(b) {
+		return d.short()
+	}
+	if b[i] == ']' {
+		return i + 1
+	}
+	for {
+		if i = d.value(i, depth); i < 0 {
+			return -1
+		}
+		if i = skipWS(b, i); i >= len(b) {
+			return d.short()
+		}
+		switch b[i] {
+		case ',':
+			if i = skipWS(b, i+1); i >= len(b) {
+				return d.short()
+			}
+		case ']':
+			return i + 1
+		default:
+			return d.fail(i, "want ',' or ']' after an array element")
+		}
+	}
+}
+
+// literal checks true, false or null at i.
+func (d *evDecoder) literal(i int, lit string) int {
+	b := d.b
+	if len(b)-i < len(lit) {
+		if string(b[i:]) == lit[:len(b)-i] {
+			return d.short()
+		}
+		return d.fail(i, "want "+lit)
+	}
+	if string(b[i:i+len(lit)]) != lit {
+		return d.fail(i, "want "+lit)
+	}
+	return i + len(lit)
+}
+
+// number checks a JSON number at i: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (d *evDecoder) number(i int) int {
+	b := d.b
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(b):
+		return d.short()
+	case b[i] == '0':
+		i++
+	case b[i] >= '1' && b[i] <= '9':
+		i = digitsEnd(b, i+1)
+	default:
+		return d.fail(i, "want a digit")
+	}
+	if i < len(b) && b[i] == '.' {
+		if i = d.someDigits(i + 1); i < 0 {
+			return -1
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i = d.someDigits(i); i < 0 {
+			return -1
+		}
+	}
+	if i >= len(b) {
+		return d.short() // a number inside an element is always followed by something
+	}
+	return i
+}
+
+// someDigits checks one or more digits at i.
+func (d *evDecoder) someDigits(i int) int {
+	b := d.b
+	if i >= len(b) {
+		return d.short()
+	}
+	if b[i] < '0' || b[i] > '9' {
+		return d.fail(i, "want a digit")
+	}
+	return digitsEnd(b, i+1)
+}
+
+// digitsEnd returns the index of the first byte from i that is not a
+// digit, eight bytes at a time.
+func digitsEnd(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// below '0' borrows, above '9' carries into the high bit; the lowest
+		// flagged byte is a real one (borrows and carries run upwards)
+		if t := ((x - '0'*ones) | (x + (0x80-'9'-1)*ones) | x) & highs; t != 0 {
+			return i + bits.TrailingZeros64(t)/8
+		}
+	}
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,485 @@
+package kineto
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Flags of a scanned string: what decoding it needs.
+const (
+	fEsc  uint8 = 1 << iota // a backslash escape
+	fHigh                   // a byte >= 0x80
+)
+
+// str scans a string body from i (after its opening quote) and returns the
+// index of its closing quote and its flags. Control characters and bad
+// escapes are errors, as in encoding/json.
+func (d *evDecoder) str(i int) (int, uint8) {
+	b := d.b
+	if i = plainEnd(b, i); i < len(b) && b[i] == '"' {
+		return i, 0 // most strings: plain ASCII
+	}
+	return d.strRest(i)
+}
+
+// strRest is str from the first byte that is not plain.
+func (d *evDecoder) strRest(i int) (int, uint8) {
+	b := d.b
+	var fl uint8
+	for {
+		i = plainEnd(b, i)
+		if i >= len(b) {
+			return d.short(), 0
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i, fl
+		case c == '\\':
+			fl |= fEsc
+			if i = d.escape(i); i < 0 {
+				return -1, 0
+			}
+		case c < ' ':
+			return d.fail(i, "control character in a string"), 0
+		default:
+			fl |= fHigh
+			i++
+		}
+	}
+}
+
+// key scans a key like str and also returns, for a plain key of at most
+// 7 bytes (most keys), its bytes as a little-endian word (0 otherwise).
+func (d *evDecoder) key(i int) (int, uint8, uint64) {
+	b := d.b
+	if i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		t := notPlain(x)
+		if t == 0 {
+			e, fl := d.str(i + 8) // a long key: its first 8 bytes are plain
+			return e, fl, 0
+		}
+		j := bits.TrailingZeros64(t) / 8
+		if b[i+j] == '"' {
+			return i + j, 0, x&(1<<(8*j)-1) | 1<<63 // bit 63 marks a word (a key's bytes are below 0x80)
+		}
+		e, fl := d.strRest(i + j)
+		return e, fl, 0
+	}
+	e, fl := d.str(i)
+	return e, fl, 0
+}
+
+// notPlain flags (0x80) the bytes of x that are a quote, a backslash, a
+// control character or not ASCII; the lowest flagged byte is a real one
+// (borrows only run upwards).
+func notPlain(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return ((x - 0x20*ones) | ((x ^ '"'*ones) - ones) | ((x ^ '\\'*ones) - ones) | x) & highs
+}
+
+// plainEnd returns the index of the first byte from i that is a quote, a
+// backslash, a control character or not ASCII, eight bytes at a time.
+func plainEnd(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		if t := notPlain(binary.LittleEndian.Uint64(b[i:])); t != 0 {
+			return i + bits.TrailingZeros64(t)/8
+		}
+	}
+	for i < len(b) && plainByte[b[i]] {
+		i++
+	}
+	return i
+}
+
+// plainByte marks the bytes a string holds as they are.
+var plainByte = func() (t [256]bool) {
+	for c := ' '; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// escape checks the escape at i (a backslash) and returns the index after it.
+func (d *evDecoder) escape(i int) int {
+	b := d.b
+	if i+1 >= len(b) {
+		return d.short()
+	}
+	switch b[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return i + 2
+	case 'u':
+		for j := i + 2; j < i+6; j++ {
+			if j >= len(b) {
+				return d.short()
+			}
+			if !isHex(b[j]) {
+				return d.fail(j, "bad \\u escape")
+			}
+		}
+		return i + 6
+	}
+	return d.fail(i+1, "bad escape")
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// unquoteJSON appends the text of the checked string body s (escapes
+// decoded, invalid UTF-8 and lone surrogates as U+FFFD) to dst, as
+// encoding/json decodes a string.
+func unquoteJSON(dst, s []byte) []byte {
+	for r := 0; r < len(s); {
+		switch c := s[r]; {
+		case c == '\\' && s[r+1] == 'u':
+			rr := getu4(s[r:])
+			r += 6
+			if utf16.IsSurrogate(rr) {
+				if dec := utf16.DecodeRune(rr, getu4(s[r:])); dec != unicode.ReplacementChar {
+					dst, r = utf8.AppendRune(dst, dec), r+6
+					continue
+				}
+				rr = unicode.ReplacementChar
+			}
+			dst = utf8.AppendRune(dst, rr)
+		case c == '\\':
+			dst, r = append(dst, unescaped[s[r+1]]), r+2
+		case c < utf8.RuneSelf:
+			dst, r = append(dst, c), r+1
+		default:
+			rr, size := utf8.DecodeRune(s[r:])
+			dst, r = utf8.AppendRune(dst, rr), r+size
+		}
+	}
+	return dst
+}
+
+// unescaped maps the byte after a backslash to what it stands for.
+var unescaped = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// getu4 decodes \uXXXX at the start of s, or returns -1.
+func getu4(s []byte) rune {
+	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+		return -1
+	}
+	var r rune
+	for _, c := range s[2:6] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
+}
+
+// strCache hands out one string per distinct text, so that a name seen
+// again costs a lookup and no allocation: first in a small direct-mapped
+// table (no hashing of the whole text), then in a map. The map stops
+// growing at 4 MiB of text (a file of distinct names then allocates per
+// name, as before).
+type strCache struct {
+	front [256]*strEntry
+	m     map[string]*strEntry
+	n     int
+}
+
+// strEntry is one distinct string and what the reader derived from it
+// once (fileReader.nameOf).
+type strEntry struct {
+	s    string
+	name int32 // its index in the trace's Names plus 1, 0 before it is interned
+	comm int8  // isCommKernel: 0 not yet asked, 1 no, 2 yes
+}
+
+// oneByte are the strings of one byte (ph is one).
+var oneByte = func() (t [256]string) {
+	for c := range t {
+		t[c] = string([]byte{byte(c)})
+	}
+	return t
+}()
+
+func (c *strCache) get(b []byte) *strEntry {
+	h := (uint(len(b))*131 + uint(b[0])*31 + uint(b[len(b)-1])) & uint(len(c.front)-1)
+	if e := c.front[h]; e != nil && e.s == string(b) {
+		return e
+	}
+	e, ok := c.m[string(b)]
+	if !ok {
+		e = &strEntry{s: string(b)}
+		if len(b) <= 2048 && c.n < 4<<20 {
+			if c.m == nil {
+				c.m = map[string]*strEntry{}
+			}
+			c.m[e.s] = e
+			c.n += len(b)
+		}
+	}
+	c.front[h] = e
+	return e
+}
+
+// keyID names a field of rawEvent.
+type keyID uint8
+
+const (
+	kNone keyID = iota
+	kPh
+	kCat
+	kName
+	kPid
+	kTid
+	kTs
+	kDur
+	kArgs
+	kExtID
+	kCorr
+	kStream
+	kDevice
+	kArgName
+	kLabels
+	kDevID
+	kAllocated
+	kReserved
+	kCollName // commFields from here on
+	kInNelems
+	kOutNelems
+	kGroupSize
+	kDType
+	kPGName
+	kPGDesc
+	kPGRanks
+	kPGID
+	kSeq
+	kSrc
+	kDst
+	kInDims
+	kInType
+)
+
+// eventKey matches a key of the event exactly.
+func eventKey(k []byte) keyID {
+	switch string(k) {
+	case "ph":
+		return kPh
+	case "cat":
+		return kCat
+	case "name":
+		return kName
+	case "pid":
+		return kPid
+	case "tid":
+		return kTid
+	case "ts":
+		return kTs
+	case "dur":
+		return kDur
+	case "args":
+		return kArgs
+	}
+	return kNone
+}
+
+// argsKey matches a key of the args exactly.
+func argsKey(k []byte) keyID {
+	switch string(k) {
+	case "External id":
+		return kExtID
+	case "correlation":
+		return kCorr
+	case "stream":
+		return kStream
+	case "device":
+		return kDevice
+	case "name":
+		return kArgName
+	case "labels":
+		return kLabels
+	case "Device Id":
+		return kDevID
+	case "Total Allocated":
+		return kAllocated
+	case "Total Reserved":
+		return kReserved
+	}
+	return commKey(k)
+}
+
+func commKey(k []byte) keyID {
+	switch string(k) {
+	case "Collective name":
+		return kCollName
+	case "In msg nelems":
+		return kInNelems
+	case "Out msg nelems":
+		return kOutNelems
+	case "Group size":
+		return kGroupSize
+	case "dtype":
+		return kDType
+	case "Process Group Name":
+		return kPGName
+	case "Process Group Description":
+		return kPGDesc
+	case "Process Group Ranks":
+		return kPGRanks
+	case "Process Group ID":
+		return kPGID
+	case "Seq":
+		return kSeq
+	case "Src Rank":
+		return kSrc
+	case "Dst Rank":
+		return kDst
+	case "Input Dims":
+		return kInDims
+	case "Input type":
+		return kInType
+	}
+	return kNone
+}
+
+// keySet is the keys of one object kind: a collision-free hash table for
+// the exact match and the list for the case-insensitive one encoding/json
+// falls back to.
+type keySet struct {
+	words [64]wordSlot // keys of at most 7 bytes, by their word (evDecoder.key)
+	mult  uint64       // the word hash's multiplier, collision-free for these keys
+	slot  [64]keySlot
+	names []string
+	ids   []keyID
+	first [32]uint32 // by key length: the lower-cased first letters of the keys
+}
+
+type keySlot struct {
+	name string
+	id   keyID
+}
+
+type wordSlot struct {
+	w  uint64
+	id keyID
+}
+
+func (s *keySet) wordHash(w uint64) uint64 { return (w * s.mult) >> 58 }
+
+// keyWord is the word evDecoder.key gives for a short key.
+func keyWord(k string) uint64 {
+	var w uint64
+	for j := len(k) - 1; j >= 0; j-- {
+		w = w<<8 | uint64(k[j])
+	}
+	return w | 1<<63
+}
+
+// setWords fills the word table, trying multipliers until no two short
+// keys share a slot.
+func (s *keySet) setWords() {
+	for m := uint64(0x9E3779B97F4A7C15); ; m += 0x5851F42D4C957F2E {
+		s.mult, s.words = m|1, [64]wordSlot{}
+		ok := true
+		for j, n := range s.names {
+			if len(n) > 7 {
+				continue
+			}
+			e := &s.words[s.wordHash(keyWord(n))]
+			ok = ok && e.w == 0
+			*e = wordSlot{keyWord(n), s.ids[j]}
+		}
+		if ok {
+			return
+		}
+	}
+}
+
+func keyHash(k []byte) uint { return (2*uint(len(k)) + uint(k[0]) + 5*uint(k[len(k)-1])) & 63 }
+
+func newKeySet(match func([]byte) keyID, names ...string) keySet {
+	s := keySet{names: names}
+	for _, n := range names {
+		id := match([]byte(n))
+		s.ids = append(s.ids, id)
+		s.first[len(n)] |= 1 << (n[0] | 0x20 - 'a')
+		h := keyHash([]byte(n))
+		if s.slot[h].name != "" {
+			panic("kineto: key hash collision: " + n + ", " + s.slot[h].name)
+		}
+		s.slot[h] = keySlot{n, id}
+	}
+	s.setWords()
+	return s
+}
+
+var (
+	eventKeys = newKeySet(eventKey, "ph", "cat", "name", "pid", "tid", "ts", "dur", "args")
+	argsKeys  = newKeySet(argsKey, "External id", "correlation", "stream", "device", "name", "labels",
+		"Device Id", "Total Allocated", "Total Reserved", "Collective name", "In msg nelems", "Out msg nelems",
+		"Group size", "dtype", "Process Group Name", "Process Group Description", "Process Group Ranks",
+		"Process Group ID", "Seq", "Src Rank", "Dst Rank", "Input Dims", "Input type")
+)
+
+// exact matches key exactly.
+func (s *keySet) exact(key []byte) keyID {
+	if len(key) == 0 {
+		return kNone
+	}
+	if e := &s.slot[keyHash(key)]; e.name == string(key) {
+		return e.id
+	}
+	return kNone
+}
+
+// keyID matches key (flags fl) in s: exactly, else as encoding/json does
+// (the key unescaped, then bytes.EqualFold).
+// w is the key's word from evDecoder.key, or 0.
+func (d *evDecoder) keyID(key []byte, fl uint8, w uint64, s *keySet) keyID {
+	if w != 0 {
+		if e := &s.words[s.wordHash(w)]; e.w == w {
+			return e.id
+		}
+		if !s.mayFold(key) {
+			return kNone
+		}
+	} else if fl == 0 {
+		if k := s.exact(key); k != kNone || !s.mayFold(key) {
+			return k
+		}
+	}
+	return d.foldKey(key, fl, s)
+}
+
+func (d *evDecoder) foldKey(key []byte, fl uint8, s *keySet) keyID {
+	if fl&fEsc != 0 {
+		d.tmp = unquoteJSON(d.tmp[:0], key)
+		key = d.tmp
+		if k := s.exact(key); k != kNone {
+			return k
+		}
+	}
+	for j, n := range s.names {
+		if bytes.EqualFold(key, []byte(n)) {
+			return s.ids[j]
+		}
+	}
+	return kNone
+}
+
+// mayFold tells whether the ASCII key can equal one of s's keys but for case.
+func (s *keySet) mayFold(key []byte) bool {
+	if len(key) == 0 || len(key) >= len(s.first) {
+		return false
+	}
+	c := key[0] | 0x20
+	return c >= 'a' && c <= 'z' && s.first[len(key)]&(1<<(c-'a')) != 0
+}
