@@ -143,8 +143,10 @@ func readInto[T any](dst *[]T, n int, read func([]T) (int, error)) error {
 }
 
 // appendStrings appends the ids, interned in names, of a string column.
-// Dictionary pages are translated once per dictionary; plain pages (a
-// writer that gave up on the dictionary) value by value.
+// Dictionary pages are translated once per dictionary entry, on its first
+// use, so that names are interned in row order as a row reader interns
+// them (entries no row uses are never interned); plain pages (a writer that
+// gave up on the dictionary) value by value.
 func appendStrings(cc parquet.ColumnChunk, dst *[]int32, names *model.Strings) error {
 	var dict parquet.Dictionary
 	var ids []int32
@@ -154,12 +156,15 @@ func appendStrings(cc parquet.ColumnChunk, dst *[]int32, names *model.Strings) e
 			return appendPlainStrings(p, dst, names)
 		}
 		if d != dict {
-			dict, ids = d, translate(d, names)
+			dict, ids = d, untranslated(d.Len())
 		}
 		data := p.Data()
 		for _, x := range data.Int32() {
 			if x < 0 || int(x) >= len(ids) {
 				return fmt.Errorf("dictionary index %d out of range", x)
+			}
+			if ids[x] < 0 {
+				ids[x] = names.Intern(string(d.Index(x).ByteArray()))
 			}
 			*dst = append(*dst, ids[x])
 		}
@@ -167,10 +172,11 @@ func appendStrings(cc parquet.ColumnChunk, dst *[]int32, names *model.Strings) e
 	})
 }
 
-func translate(d parquet.Dictionary, names *model.Strings) []int32 {
-	ids := make([]int32, d.Len())
+// untranslated is a dictionary's id table before any entry is used: -1s.
+func untranslated(n int) []int32 {
+	ids := make([]int32, n)
 	for i := range ids {
-		ids[i] = names.Intern(string(d.Index(int32(i)).ByteArray()))
+		ids[i] = -1
 	}
 	return ids
 }
