@@ -20,6 +20,12 @@ import (
 func decodeColumns(pf *parquet.File, r int32, capacity int, withColls bool) (*chunk, error) {
 	c := &chunk{}
 	c.ev.Grow(capacity)
+	return c, decodeInto(pf, r, c, withColls)
+}
+
+// decodeInto is decodeColumns appending to c's columns, which must be
+// empty.
+func decodeInto(pf *parquet.File, r int32, c *chunk, withColls bool) error {
 	var kindIDs []int32
 	var kindNames model.Strings
 	var cc *collColumns
@@ -38,15 +44,15 @@ func decodeColumns(pf *parquet.File, r int32, capacity int, withColls bool) (*ch
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := c.finish(kindIDs, &kindNames, r); err != nil {
-		return nil, err
+		return err
 	}
 	if n := int64(c.ev.Len()); n != pf.NumRows() {
-		return nil, fmt.Errorf("the footer says %d rows, the pages hold %d", pf.NumRows(), n)
+		return fmt.Errorf("the footer says %d rows, the pages hold %d", pf.NumRows(), n)
 	}
-	return c, cc.collect(c)
+	return cc.collect(c)
 }
 
 // eventColumns are the columns decodeColumns reads, in the order of
