@@ -37,7 +37,11 @@ type Timings struct {
 
 // Collectives times every instance. off maps a rank to its clock offset.
 func Collectives(t *model.Trace, inst []clock.Instance, off func(int32) int64) Timings {
-	var out Timings
+	members := 0
+	for _, in := range inst {
+		members += len(in.Events)
+	}
+	out := Timings{Inst: make([]Timing, 0, len(inst)), Members: make([]Member, 0, members)}
 	for _, in := range inst {
 		if len(in.Events) == 0 {
 			continue

@@ -137,7 +137,11 @@ func appendInt64s(p parquet.Page, dst *[]int64) error {
 // readInto appends n values read by read to *dst.
 func readInto[T any](dst *[]T, n int, read func([]T) (int, error)) error {
 	base := len(*dst)
-	*dst = append(*dst, make([]T, n)...)
+	if cap(*dst)-base >= n {
+		*dst = (*dst)[:base+n] // room already (a presized window): read over it, no zeroing
+	} else {
+		*dst = append(*dst, make([]T, n)...)
+	}
 	got, err := read((*dst)[base:])
 	if err != nil && !errors.Is(err, io.EOF) {
 		return err
