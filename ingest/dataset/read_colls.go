@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -148,6 +149,8 @@ func (cc *collColumns) appendTo(c *model.Collectives, order []int32, local, name
 	}
 	dtypes := untranslated(local.Len())
 	n := len(cc.op)
+	c.Op, c.Bytes, c.DType = slices.Grow(c.Op, n), slices.Grow(c.Bytes, n), slices.Grow(c.DType, n)
+	c.Comm, c.Seq, c.Peer, c.GroupSize = slices.Grow(c.Comm, n), slices.Grow(c.Seq, n), slices.Grow(c.Peer, n), slices.Grow(c.GroupSize, n)
 	for k := range n {
 		i := k
 		if order != nil {

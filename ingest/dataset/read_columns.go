@@ -26,7 +26,7 @@ func decodeColumns(pf *parquet.File, r int32, capacity int, withColls bool) (*ch
 // decodeInto is decodeColumns appending to c's columns, which must be
 // empty.
 func decodeInto(pf *parquet.File, r int32, c *chunk, withColls bool) error {
-	var kindIDs []int32
+	kindIDs := make([]int32, 0, cap(c.ev.Rank)-len(c.ev.Rank))
 	var kindNames model.Strings
 	var cc *collColumns
 	if withColls {
