@@ -34,6 +34,7 @@ func Align(t *model.Trace, inst []Instance) Offsets {
 	}
 	edges := pairEdges(t, inst)
 	o.setOffsets(t, edges)
+	o.densify()
 	o.Matched = len(inst)
 	if len(edges) > 0 {
 		o.Method = "collective-end"
@@ -136,11 +137,17 @@ func median(v []int64) int64 {
 // residual is the median over matched members of |aligned end − the
 // instance's mean aligned end|.
 func residual(t *model.Trace, inst []Instance, o Offsets) int64 {
-	var res []int64
+	n := 0
+	for _, in := range inst {
+		n += len(in.Events)
+	}
+	res := make([]int64, 0, n)
+	var buf []float64
 	ev := &t.Events
 	for _, in := range inst {
 		var sum float64
-		ends := make([]float64, len(in.Events))
+		buf = slices.Grow(buf[:0], len(in.Events))
+		ends := buf[:len(in.Events)]
 		for i, e := range in.Events {
 			ends[i] = float64(ev.Start[e] + ev.Dur[e] - o.Of(ev.Rank[e]))
 			sum += ends[i]
