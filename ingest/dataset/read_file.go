@@ -42,7 +42,7 @@ func openParquet(path string) (*parquet.File, func() error, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		r, closeFile = bytes.NewReader(b), func() error { return nil }
+		r, closeFile = memFile{bytes.NewReader(b), b}, func() error { return nil }
 	}
 	pf, err := openParquetReader(r, fi.Size())
 	if err != nil {
@@ -50,6 +50,20 @@ func openParquet(path string) (*parquet.File, func() error, error) {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return pf, closeFile, nil
+}
+
+// memFile is a file read whole: a reader, and its bytes lent to pqsafe's
+// page check (pqsafe.Bytes).
+type memFile struct {
+	*bytes.Reader
+	b []byte
+}
+
+func (m memFile) Slice(off, n int64) ([]byte, bool) {
+	if off < 0 || n < 0 || off > int64(len(m.b))-n {
+		return nil, false
+	}
+	return m.b[off : off+n : off+n], true
 }
 
 // readWhole reads the size bytes of f; a file that is shorter now than its
