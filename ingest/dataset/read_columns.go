@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/tpptrace/tpptrace/ingest/pqsafe"
 	"io"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -217,11 +218,20 @@ func (c *chunk) finish(kindIDs []int32, kindNames *model.Strings, r int32) error
 	for i, s := range kindNames.All() {
 		byID[i] = kinds[s]
 	}
-	ev.Kind = ev.Kind[:0]
+	ev.Kind = slices.Grow(ev.Kind[:0], n)[:n] // in place in a presized window
 	for i, id := range kindIDs {
-		ev.Kind = append(ev.Kind, byID[id])
-		if err := checkRow(ev, i, r); err != nil {
-			return err
+		ev.Kind[i] = byID[id]
+	}
+	return checkRows(ev, r)
+}
+
+// checkRows checks that every row belongs to rank r (any rank when r < 0)
+// and that starts do not decrease; the error names the first row that fails.
+func checkRows(ev *model.Events, r int32) error {
+	rank, start := ev.Rank, ev.Start[:len(ev.Rank)]
+	for i := range rank {
+		if r >= 0 && rank[i] != r || i > 0 && (rank[i] != rank[i-1] || start[i] < start[i-1]) {
+			return checkRow(ev, i, r)
 		}
 	}
 	return nil

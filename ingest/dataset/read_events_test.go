@@ -88,3 +88,29 @@ func TestManifestCountsChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestEventFileRowsChecked: an events file with a row of another rank, or
+// with starts out of order, is an error naming the first such row.
+func TestEventFileRowsChecked(t *testing.T) {
+	row := func(rank int32, start int64) eventRow {
+		return eventRow{eventCore{Rank: rank, Start: start, Dur: 1, Kind: "compute", Name: "k", Stream: -1, Corr: -1, Iter: -1, Micro: -1, Coll: -1},
+			eventColl{Op: "none", Bytes: -1, Comm: -1, Seq: -1, Peer: -1, GroupSize: -1}}
+	}
+	for _, c := range []struct {
+		rows []eventRow
+		want string
+	}{
+		{[]eventRow{row(1, 5), row(1, 6), row(2, 7)}, "row 2 belongs to rank 2, not 1"},
+		{[]eventRow{row(1, 5), row(1, 9), row(1, 7)}, "row 2 is out of order"},
+		{[]eventRow{row(1, 5), row(1, 5), row(1, 7)}, ""},
+	} {
+		path := filepath.Join(t.TempDir(), "rank.parquet")
+		if err := writeFile(path, c.rows, writeOptions(writer{fast: true}, "events")); err != nil {
+			t.Fatal(err)
+		}
+		_, err := decodeColumns(openRaw(t, path), 1, 0, false)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Fatalf("rows %v: error %v, want %q", c.rows, err, c.want)
+		}
+	}
+}
