@@ -84,9 +84,16 @@ func Ranges(rs []int32) string {
 func pairEdges(t *model.Trace, inst []Instance) []edge {
 	diffs := pairDiffs(t, inst)
 	out := make([]edge, 0, len(diffs))
+	lists := make([][]int64, 0, len(diffs))
 	for k, d := range diffs {
-		out = append(out, edge{a: k[0], b: k[1], d: float64(median(d)), n: len(d), weight: float64(len(d))})
+		out = append(out, edge{a: k[0], b: k[1], n: len(d), weight: float64(len(d))})
+		lists = append(lists, d)
 	}
+	blocks(len(out), 64, func(lo, hi int) { // the lists are disjoint parts of one array: sorted apart
+		for i := lo; i < hi; i++ {
+			out[i].d = float64(median(lists[i]))
+		}
+	})
 	slices.SortFunc(out, func(x, y edge) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
 	return out
 }
