@@ -16,10 +16,23 @@ func (r *run) kernelStats() {
 	if n == 0 {
 		return
 	}
-	count, dur := r.kernelsByName()
+	out := r.byShortName(r.kernelsByName())
+	for i := range out {
+		out[i].Count /= n
+		out[i].TimeNs = int64(float64(out[i].TimeNs) / n)
+	}
+	slices.SortFunc(out, func(a, b result.KernelStat) int {
+		return cmp.Or(cmp.Compare(b.TimeNs, a.TimeNs), cmp.Compare(a.Name, b.Name))
+	})
+	r.meas.kernels = out[:min(len(out), result.MaxKernels)]
+}
+
+// byShortName sums the per name id counts and durations per short name
+// (integer sums, so the order is free): Count and TimeNs are totals.
+func (r *run) byShortName(count, dur []int64) []result.KernelStat {
 	byShort := map[string]int{} // short name → index in out
 	var out []result.KernelStat
-	for id, c := range count { // sums per name id, then per short name: integers, so the order is free
+	for id, c := range count {
 		if c == 0 {
 			continue
 		}
@@ -33,14 +46,7 @@ func (r *run) kernelStats() {
 		out[k].Count += float64(c)
 		out[k].TimeNs += dur[id]
 	}
-	for i := range out {
-		out[i].Count /= n
-		out[i].TimeNs = int64(float64(out[i].TimeNs) / n)
-	}
-	slices.SortFunc(out, func(a, b result.KernelStat) int {
-		return cmp.Or(cmp.Compare(b.TimeNs, a.TimeNs), cmp.Compare(a.Name, b.Name))
-	})
-	r.meas.kernels = out[:min(len(out), result.MaxKernels)]
+	return out
 }
 
 // kernelsByName counts the GPU kernels that start in an analysed step and

@@ -80,25 +80,11 @@ var collTableColumns = append([]string{"coll"}, collColumnNames...)
 func readCollTable(pf *parquet.File, t *model.Trace) error {
 	cc, local := &collColumns{}, model.Strings{}
 	var idx []int32
-	err := pqsafe.Guard(func() error {
-		for _, rg := range pf.RowGroups() {
-			col, err := lookupRequired(pf.Schema(), "coll", len(rg.ColumnChunks()))
-			if err == nil {
-				err = eachPage(rg.ColumnChunks()[col], func(p parquet.Page) error { return appendInt32s(p, &idx) })
-			}
-			if err == nil {
-				err = cc.readRowGroup(pf.Schema(), rg, &local)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return err
+	err := pqsafe.Guard(func() error { return cc.readTable(pf, &idx, &local) })
+	if err == nil {
+		err = cc.sameLength(len(idx))
 	}
-	if err := cc.sameLength(len(idx)); err != nil {
+	if err != nil {
 		return err
 	}
 	order, err := indexOrder(idx)
@@ -106,6 +92,24 @@ func readCollTable(pf *parquet.File, t *model.Trace) error {
 		return err
 	}
 	cc.appendTo(&t.Colls, order, &local, &t.Names)
+	return nil
+}
+
+// readTable appends every row group's columns: the coll column to idx, the
+// others to cc, dtypes interned in local.
+func (cc *collColumns) readTable(pf *parquet.File, idx *[]int32, local *model.Strings) error {
+	for _, rg := range pf.RowGroups() {
+		col, err := lookupRequired(pf.Schema(), "coll", len(rg.ColumnChunks()))
+		if err == nil {
+			err = eachPage(rg.ColumnChunks()[col], func(p parquet.Page) error { return appendInt32s(p, idx) })
+		}
+		if err == nil {
+			err = cc.readRowGroup(pf.Schema(), rg, local)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
