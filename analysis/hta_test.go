@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/samples/cputime"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 	"github.com/tpptrace/tpptrace/samples/shared"
 
@@ -94,11 +95,13 @@ func TestDLRMWithoutPipelineIsDiagnosed(t *testing.T) {
 func BenchmarkAnalyzeBig64(b *testing.B) {
 	job := sampletest.Job(b, "big-64")
 	b.ReportMetric(float64(job.Trace.Events.Len()), "events")
+	cpu := cputime.Process()
 	for b.Loop() {
 		if _, err := Analyze(context.Background(), job.Trace, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(cputime.Process()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 // TestHTAKernelTypeParity: HTAKernelTypes gives HTA's kernel-type table on

@@ -16,28 +16,63 @@ func (r *run) kernelStats() {
 	if n == 0 {
 		return
 	}
-	count, dur := map[string]float64{}, map[string]int64{}
-	short := map[int32]string{} // name id → short name, made once per name
-	ev := &r.t.Events
-	for i := range ev.Len() {
-		k := ev.Kind[i]
-		if !k.OnGPU() || k == model.KindGPUAnnotation || r.stepOf(ev.Rank[i], ev.Start[i]) < 0 {
-			continue
-		}
-		name, ok := short[ev.Name[i]]
-		if !ok {
-			name = result.KernelShortName(r.t.Name(i))
-			short[ev.Name[i]] = name
-		}
-		count[name]++
-		dur[name] += ev.Dur[i]
-	}
-	var out []result.KernelStat
-	for name, c := range count {
-		out = append(out, result.KernelStat{Name: name, Count: c / n, TimeNs: int64(float64(dur[name]) / n)})
+	out := r.byShortName(r.kernelsByName())
+	for i := range out {
+		out[i].Count /= n
+		out[i].TimeNs = int64(float64(out[i].TimeNs) / n)
 	}
 	slices.SortFunc(out, func(a, b result.KernelStat) int {
 		return cmp.Or(cmp.Compare(b.TimeNs, a.TimeNs), cmp.Compare(a.Name, b.Name))
 	})
 	r.meas.kernels = out[:min(len(out), result.MaxKernels)]
+}
+
+// byShortName sums the per name id counts and durations per short name
+// (integer sums, so the order is free): Count and TimeNs are totals.
+func (r *run) byShortName(count, dur []int64) []result.KernelStat {
+	byShort := map[string]int{} // short name → index in out
+	var out []result.KernelStat
+	for id, c := range count {
+		if c == 0 {
+			continue
+		}
+		name := result.KernelShortName(r.t.Names.Get(int32(id) - 1))
+		k, ok := byShort[name]
+		if !ok {
+			k = len(out)
+			byShort[name] = k
+			out = append(out, result.KernelStat{Name: name})
+		}
+		out[k].Count += float64(c)
+		out[k].TimeNs += dur[id]
+	}
+	return out
+}
+
+// kernelsByName counts the GPU kernels that start in an analysed step and
+// sums their durations, per name id + 1 (slot 0 gathers ids outside the
+// name table, whose name is "").
+func (r *run) kernelsByName() (count, dur []int64) {
+	ev := &r.t.Events
+	count, dur = make([]int64, r.t.Names.Len()+1), make([]int64, r.t.Names.Len()+1)
+	for lo := 0; lo < ev.Len(); {
+		hi := lo + 1
+		for hi < ev.Len() && ev.Rank[hi] == ev.Rank[lo] {
+			hi++
+		}
+		ws := r.steps.ByRank[ev.Rank[lo]]
+		for i := lo; i < hi; i++ {
+			if k := ev.Kind[i]; !k.OnGPU() || k == model.KindGPUAnnotation || windowAt(ws, ev.Start[i]) < 0 {
+				continue
+			}
+			slot := int(ev.Name[i]) + 1
+			if slot <= 0 || slot >= len(count) {
+				slot = 0
+			}
+			count[slot]++
+			dur[slot] += ev.Dur[i]
+		}
+		lo = hi
+	}
+	return count, dur
 }

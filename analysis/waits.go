@@ -9,8 +9,11 @@ import (
 
 // stepOf returns the index of the analysed step of rank rk whose window
 // holds ts (own clock), or -1.
-func (r *run) stepOf(rk int32, ts int64) int {
-	ws := r.steps.ByRank[rk]
+func (r *run) stepOf(rk int32, ts int64) int { return windowAt(r.steps.ByRank[rk], ts) }
+
+// windowAt is the index of the window of ws (sorted, disjoint) holding ts,
+// or -1.
+func windowAt(ws []steps.Window, ts int64) int {
 	i, _ := slices.BinarySearchFunc(ws, ts, func(w steps.Window, t int64) int {
 		switch {
 		case w.End <= t:

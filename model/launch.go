@@ -2,7 +2,9 @@ package model
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // The kernel ↔ launch link: a GPU event (kernel, memcpy, memset, GPU
@@ -15,10 +17,38 @@ import (
 // row when several share it), else -1. Merge links its output; Link again
 // after changing the Rank, Kind or Corr of rows in place (Sort and Set drop
 // the column, so Launches computes it until then).
+//
+// Large event sets are linked in parallel, in parts that end where a run of
+// equal ranks ends (rows link only within their run, so the column is the
+// same as linked in one pass).
 func (ev *Events) Link() {
 	out := make([]int32, ev.Len())
-	ev.linkRange(out, 0, ev.Len())
+	var wg sync.WaitGroup
+	for _, p := range rankParts(ev.Rank, runtime.GOMAXPROCS(0)) {
+		wg.Go(func() { ev.linkRange(out[p[0]:p[1]], p[0], p[1]) })
+	}
+	wg.Wait()
 	ev.launch = out
+}
+
+// linkPartMin is the fewest rows worth a goroutine of Link.
+const linkPartMin = 32 << 10
+
+// rankParts cuts rows [0, len(rank)) into at most n parts of about equal
+// size, each ending at a change of rank (or the end), none shorter than
+// linkPartMin unless it is the only one.
+func rankParts(rank []int32, n int) [][2]int {
+	size := max(len(rank)/max(n, 1), linkPartMin)
+	var parts [][2]int
+	for lo := 0; lo < len(rank); {
+		hi := min(lo+size, len(rank))
+		for hi < len(rank) && rank[hi] == rank[hi-1] {
+			hi++
+		}
+		parts = append(parts, [2]int{lo, hi})
+		lo = hi
+	}
+	return parts
 }
 
 // Linked reports whether the launch column is set for every row.

@@ -92,3 +92,53 @@ func mapJoin(ev *Events) []int32 {
 	}
 	return out
 }
+
+// TestLinkInPartsEqualsMapJoin: a trace large enough to be linked in
+// parallel parts (ranks of uneven sizes, one rank much larger than a part)
+// links as the map join does.
+func TestLinkInPartsEqualsMapJoin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var ev Events
+	kinds := Kinds()
+	for rank, n := range []int{3 * linkPartMin, 7, linkPartMin / 2, linkPartMin + 1, 2 * linkPartMin} {
+		for i := range n {
+			e := NewEvent(int32(rank), kinds[rng.IntN(len(kinds))], 1, int64(i), 1)
+			e.Corr = int64(rng.IntN(n/2 + 1))
+			ev.Append(e)
+		}
+	}
+	want := mapJoin(&ev)
+	ev.Link()
+	if got := ev.Launches(0, ev.Len()); !slices.Equal(got, want) {
+		t.Fatal("the launch column linked in parts differs from the map join")
+	}
+}
+
+// TestRankPartsEndAtRankChanges: parts cover the rows in order, each ends
+// at a change of rank or the end, and a long rank is never cut.
+func TestRankPartsEndAtRankChanges(t *testing.T) {
+	rank := make([]int32, 0, 5*linkPartMin)
+	for r, n := range []int{linkPartMin / 3, 3 * linkPartMin, 10, linkPartMin} {
+		for range n {
+			rank = append(rank, int32(r))
+		}
+	}
+	parts := rankParts(rank, 8)
+	if len(parts) < 2 {
+		t.Fatalf("%d parts for %d rows", len(parts), len(rank))
+	}
+	for i, p := range parts {
+		if i > 0 && p[0] != parts[i-1][1] || i == 0 && p[0] != 0 || p[1] <= p[0] {
+			t.Fatalf("part %d %v does not follow %v", i, p, parts[:i])
+		}
+		if p[1] < len(rank) && rank[p[1]] == rank[p[1]-1] {
+			t.Fatalf("part %d %v cuts rank %d", i, p, rank[p[1]])
+		}
+	}
+	if parts[len(parts)-1][1] != len(rank) {
+		t.Fatalf("parts end at %d, not %d", parts[len(parts)-1][1], len(rank))
+	}
+	if got := rankParts(nil, 4); len(got) != 0 {
+		t.Fatalf("parts of no rows: %v", got)
+	}
+}

@@ -34,6 +34,7 @@ func Align(t *model.Trace, inst []Instance) Offsets {
 	}
 	edges := pairEdges(t, inst)
 	o.setOffsets(t, edges)
+	o.densify()
 	o.Matched = len(inst)
 	if len(edges) > 0 {
 		o.Method = "collective-end"
@@ -83,9 +84,16 @@ func Ranges(rs []int32) string {
 func pairEdges(t *model.Trace, inst []Instance) []edge {
 	diffs := pairDiffs(t, inst)
 	out := make([]edge, 0, len(diffs))
+	lists := make([][]int64, 0, len(diffs))
 	for k, d := range diffs {
-		out = append(out, edge{a: k[0], b: k[1], d: float64(median(d)), n: len(d), weight: float64(len(d))})
+		out = append(out, edge{a: k[0], b: k[1], n: len(d), weight: float64(len(d))})
+		lists = append(lists, d)
 	}
+	blocks(len(out), 64, func(lo, hi int) { // the lists are disjoint parts of one array: sorted apart
+		for i := lo; i < hi; i++ {
+			out[i].d = float64(median(lists[i]))
+		}
+	})
 	slices.SortFunc(out, func(x, y edge) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
 	return out
 }
@@ -136,11 +144,17 @@ func median(v []int64) int64 {
 // residual is the median over matched members of |aligned end − the
 // instance's mean aligned end|.
 func residual(t *model.Trace, inst []Instance, o Offsets) int64 {
-	var res []int64
+	n := 0
+	for _, in := range inst {
+		n += len(in.Events)
+	}
+	res := make([]int64, 0, n)
+	var buf []float64
 	ev := &t.Events
 	for _, in := range inst {
 		var sum float64
-		ends := make([]float64, len(in.Events))
+		buf = slices.Grow(buf[:0], len(in.Events))
+		ends := buf[:len(in.Events)]
 		for i, e := range in.Events {
 			ends[i] = float64(ev.Start[e] + ev.Dur[e] - o.Of(ev.Rank[e]))
 			sum += ends[i]

@@ -29,13 +29,38 @@ func Match(t *model.Trace) []Instance {
 
 // Offsets are the estimated clock offsets.
 type Offsets struct {
-	ByRank     map[int32]int64 // rank's clock − rank 0's clock (ns)
+	ByRank     map[int32]int64 // rank's clock − rank 0's clock (ns); Align's, not to be changed after
 	ResidualNs int64           // median |residual| of matched ends after alignment
 	Matched    int             // instances used
 	Method     string          // "collective-end" or "none"
 	Unaligned  []int32         // ranks joined to rank 0 by no chain of matched pairs: offset unknown, left at 0
 	Warnings   []string        // ranks left unaligned, and why
+
+	dense []int64 // ByRank by rank for ranks 0..len-1 (0 where absent), set by Align: Of without a map lookup
 }
 
 // Of returns rank r's offset (0 when unknown).
-func (o Offsets) Of(r int32) int64 { return o.ByRank[r] }
+func (o Offsets) Of(r int32) int64 {
+	if uint(r) < uint(len(o.dense)) {
+		return o.dense[r]
+	}
+	return o.ByRank[r]
+}
+
+// densify sets o.dense from o.ByRank when the ranks are not too sparse for
+// a slice (at most 4 slots per rank, plus 1,024).
+func (o *Offsets) densify() {
+	hi := int32(-1)
+	for r := range o.ByRank {
+		hi = max(hi, r)
+	}
+	if hi < 0 || int(hi) >= 4*len(o.ByRank)+1024 {
+		return
+	}
+	o.dense = make([]int64, hi+1)
+	for r, x := range o.ByRank {
+		if r >= 0 {
+			o.dense[r] = x
+		}
+	}
+}

@@ -241,3 +241,21 @@ func TestRangesCollapseRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestOfEqualsByRank: Of answers from the dense copy as from the map, for
+// ranks present, absent, negative and past the end, and sparse ranks keep
+// the map.
+func TestOfEqualsByRank(t *testing.T) {
+	for _, m := range []map[int32]int64{{0: 5, 1: -7, 3: 9}, {2: 4, 1 << 20: 8}, {}} {
+		o := Offsets{ByRank: m}
+		o.densify()
+		if len(m) == 2 && o.dense != nil {
+			t.Fatalf("ranks %v made a dense table of %d", m, len(o.dense))
+		}
+		for _, r := range []int32{-1, 0, 1, 2, 3, 4, 1 << 20, 1<<20 + 1} {
+			if got, want := o.Of(r), m[r]; got != want {
+				t.Fatalf("ranks %v: Of(%d) = %d, want %d", m, r, got, want)
+			}
+		}
+	}
+}

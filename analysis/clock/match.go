@@ -79,10 +79,35 @@ func byEnd(t *model.Trace) []int32 {
 			idx = append(idx, int32(i))
 		}
 	}
-	slices.SortStableFunc(idx, func(a, b int32) int {
+	byRankEnd := func(a, b int32) int {
 		return cmp.Or(cmp.Compare(ev.Rank[a], ev.Rank[b]), cmp.Compare(ev.Start[a]+ev.Dur[a], ev.Start[b]+ev.Dur[b]))
+	}
+	runs := rankRuns(ev.Rank, idx)
+	if runs == nil {
+		slices.SortStableFunc(idx, byRankEnd)
+		return idx
+	}
+	blocks(len(runs)-1, 1, func(lo, hi int) { // rows already by rank: each rank's run sorted apart, the same order
+		for r := lo; r < hi; r++ {
+			slices.SortStableFunc(idx[runs[r]:runs[r+1]], byRankEnd)
+		}
 	})
 	return idx
+}
+
+// rankRuns returns the bounds of idx's runs of equal rank (run r is
+// idx[runs[r]:runs[r+1]]), or nil when idx is not in rank order.
+func rankRuns(rank []int32, idx []int32) []int {
+	runs := []int{0}
+	for k := 1; k < len(idx); k++ {
+		switch a, b := rank[idx[k-1]], rank[idx[k]]; {
+		case b < a:
+			return nil
+		case b > a:
+			runs = append(runs, k)
+		}
+	}
+	return append(runs, len(idx))
 }
 
 // groups holds the rows of every instance group in one array: group g's

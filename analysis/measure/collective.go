@@ -35,21 +35,33 @@ type Timings struct {
 	Members []Member
 }
 
-// Collectives times every instance. off maps a rank to its clock offset.
+// Collectives times every instance. off maps a rank to its clock offset
+// (called from several goroutines). The instances are timed in parallel
+// blocks, each into its own slots, so the result is the same as in order.
 func Collectives(t *model.Trace, inst []clock.Instance, off func(int32) int64) Timings {
-	var out Timings
-	for _, in := range inst {
-		if len(in.Events) == 0 {
-			continue
+	var keep, first []int // the non-empty instances and their first member
+	members := 0
+	for i, in := range inst {
+		if len(in.Events) > 0 {
+			keep, first = append(keep, i), append(first, members)
+			members += len(in.Events)
 		}
-		out.Inst = append(out.Inst, out.time(t, in, off))
 	}
+	out := Timings{Inst: make([]Timing, len(keep)), Members: make([]Member, members)}
+	blocks(len(keep), 4096, func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			in := inst[keep[k]]
+			out.Inst[k] = timing(t, in, off, out.Members[first[k]:first[k]+len(in.Events)], first[k])
+		}
+	})
 	return out
 }
 
-func (out *Timings) time(t *model.Trace, in clock.Instance, off func(int32) int64) Timing {
+// timing times one non-empty instance, its members into members (which
+// start at index first of Timings.Members).
+func timing(t *model.Trace, in clock.Instance, off func(int32) int64, members []Member, first int) Timing {
 	ev := &t.Events
-	tm := Timing{Comm: in.Comm, Op: in.Op, Axis: AxisOf(t, int(in.Events[0])), Bytes: -1, Last: -1, First: len(out.Members), N: len(in.Events)}
+	tm := Timing{Comm: in.Comm, Op: in.Op, Axis: AxisOf(t, int(in.Events[0])), Bytes: -1, Last: -1, First: first, N: len(in.Events)}
 	if c := ev.Coll[in.Events[0]]; c >= 0 {
 		tm.Bytes = t.Colls.Bytes[c]
 	}
@@ -59,9 +71,9 @@ func (out *Timings) time(t *model.Trace, in clock.Instance, off func(int32) int6
 		tm.Last, tm.Lateness = ev.Rank[lastEv], latest-second
 	}
 	tm.Transfer = ev.Dur[lastEv]
-	for _, e := range in.Events {
+	for j, e := range in.Events {
 		s := ev.Start[e] - off(ev.Rank[e])
-		out.Members = append(out.Members, Member{Event: e, Rank: ev.Rank[e], Wait: latest - s, Transfer: s + ev.Dur[e] - latest})
+		members[j] = Member{Event: e, Rank: ev.Rank[e], Wait: latest - s, Transfer: s + ev.Dur[e] - latest}
 	}
 	return tm
 }

@@ -124,11 +124,16 @@ func Subtract(a, b Set) Set {
 func (s Set) Clip(lo, hi int64) Set {
 	i, _ := slices.BinarySearchFunc(s, lo, func(iv Interval, t int64) int { return cmp.Compare(iv.End, t+1) })
 	var out Set
-	for ; i < len(s) && s[i].Start < hi; i++ {
-		a, b := max(s[i].Start, lo), min(s[i].End, hi)
-		if b > a {
-			out = append(out, Interval{a, b})
+	for k := i; k < len(s) && s[k].Start < hi; k++ {
+		a, b := max(s[k].Start, lo), min(s[k].End, hi)
+		if b <= a {
+			continue
 		}
+		if out == nil { // room for every interval left that starts before hi: one allocation
+			j, _ := slices.BinarySearchFunc(s[k:], hi, func(iv Interval, t int64) int { return cmp.Compare(iv.Start, t) })
+			out = make(Set, 0, j)
+		}
+		out = append(out, Interval{a, b})
 	}
 	return out
 }

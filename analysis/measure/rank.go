@@ -28,9 +28,20 @@ type Activity struct {
 // RankActivity builds rank r's activity from its events. Events must be sorted.
 func RankActivity(t *model.Trace, r int32) Activity {
 	lo, hi := t.Events.RankRange(r)
-	var comp, mem, all []Interval
-	var comm [NAxes][]Interval
 	ev := &t.Events
+	nComp, nComm, nMem := 0, 0, 0 // sized first: one allocation per class
+	for _, k := range ev.Kind[lo:hi] {
+		switch k {
+		case model.KindCompute:
+			nComp++
+		case model.KindComm:
+			nComm++
+		case model.KindMemcpy, model.KindMemset:
+			nMem++
+		}
+	}
+	comp, mem, all := make([]Interval, 0, nComp), make([]Interval, 0, nMem), make([]Interval, 0, nComp+nComm+nMem)
+	var comm [NAxes][]Interval
 	for i := lo; i < hi; i++ {
 		iv := Interval{ev.Start[i], ev.Start[i] + ev.Dur[i]}
 		switch ev.Kind[i] {

@@ -1,8 +1,6 @@
 package steps
 
 import (
-	"sort"
-
 	"github.com/tpptrace/tpptrace/model"
 )
 
@@ -32,7 +30,16 @@ func assignIters(t *model.Trace, s Steps) {
 // iterAt returns the iteration of the window holding x, or -1. Windows are
 // sorted by start and do not overlap.
 func iterAt(ws []Window, x int64) int32 {
-	i := sort.Search(len(ws), func(i int) bool { return ws[i].Start > x }) - 1
+	lo, hi := 0, len(ws) // the first window starting after x (sort.Search without the closure: once per event)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ws[m].Start > x {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	i := lo - 1
 	if i >= 0 && x < ws[i].End {
 		return ws[i].Iter
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tpptrace/tpptrace/model"
+	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/cputime"
 )
 
@@ -110,4 +111,32 @@ func writeBench(b *testing.B) string {
 		b.Fatal(err)
 	}
 	return dir
+}
+
+// BenchmarkReadCache64 reads what a warm 'tpptrace analyze' of the 64-rank
+// job reads: big-64 with 4 layers per stage (524 k events, 64 events files)
+// written as a cache entry (Manifest.Fast). cpu-ms/op is the process's CPU
+// time per read, every core included.
+func BenchmarkReadCache64(b *testing.B) {
+	cfg, err := samples.Lookup("big-64")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.LayersPerStage = 4
+	job, err := samples.Simulate(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := filepath.Join(b.TempDir(), "ds")
+	if err := Write(dir, job.Trace, Manifest{Tool: "bench", Fast: true}); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	cpu := cputime.Process()
+	for b.Loop() {
+		if tr, _, err := Read(dir); err != nil || tr.Events.Len() != job.Trace.Events.Len() {
+			b.Fatalf("read %d events: %v", tr.Events.Len(), err)
+		}
+	}
+	b.ReportMetric(float64(cputime.Process()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 }

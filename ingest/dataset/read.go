@@ -46,16 +46,21 @@ func ReadRanks(dir string, ranks []int32) (*model.Trace, Manifest, error) {
 	return t, m, nil
 }
 
-// read reads the tables and the given ranks' events; partial takes the
+// read reads the tables and the given ranks' events (both at once: the
+// events files touch no table until addEvents); partial takes the
 // collectives from the events files instead of collectives.parquet.
 func read(dir string, m Manifest, ranks []int32, partial bool) (*model.Trace, error) {
 	t := &model.Trace{Sources: m.Sources, World: m.World, Absent: m.Absent}
-	if err := readTables(dir, t, m, partial); err != nil {
+	tables := make(chan error, 1) // the tables are read while the events files are
+	go func() { tables <- readTables(dir, t, m, partial) }()
+	chunks, all, err := readEventFiles(dir, m, ranks, partial)
+	if err := <-tables; err != nil {
 		return nil, fmt.Errorf("reading dataset: %w", err)
 	}
-	if err := readEvents(dir, t, m, ranks, partial); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("reading dataset: %w", err)
 	}
+	addEvents(t, chunks, all, partial)
 	if !partial {
 		ranks = nil
 	}

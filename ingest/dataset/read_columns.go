@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/tpptrace/tpptrace/ingest/pqsafe"
 	"io"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -20,7 +21,13 @@ import (
 func decodeColumns(pf *parquet.File, r int32, capacity int, withColls bool) (*chunk, error) {
 	c := &chunk{}
 	c.ev.Grow(capacity)
-	var kindIDs []int32
+	return c, decodeInto(pf, r, c, withColls)
+}
+
+// decodeInto is decodeColumns appending to c's columns, which must be
+// empty.
+func decodeInto(pf *parquet.File, r int32, c *chunk, withColls bool) error {
+	kindIDs := make([]int32, 0, cap(c.ev.Rank)-len(c.ev.Rank))
 	var kindNames model.Strings
 	var cc *collColumns
 	if withColls {
@@ -38,15 +45,15 @@ func decodeColumns(pf *parquet.File, r int32, capacity int, withColls bool) (*ch
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := c.finish(kindIDs, &kindNames, r); err != nil {
-		return nil, err
+		return err
 	}
 	if n := int64(c.ev.Len()); n != pf.NumRows() {
-		return nil, fmt.Errorf("the footer says %d rows, the pages hold %d", pf.NumRows(), n)
+		return fmt.Errorf("the footer says %d rows, the pages hold %d", pf.NumRows(), n)
 	}
-	return c, cc.collect(c)
+	return cc.collect(c)
 }
 
 // eventColumns are the columns decodeColumns reads, in the order of
@@ -131,7 +138,11 @@ func appendInt64s(p parquet.Page, dst *[]int64) error {
 // readInto appends n values read by read to *dst.
 func readInto[T any](dst *[]T, n int, read func([]T) (int, error)) error {
 	base := len(*dst)
-	*dst = append(*dst, make([]T, n)...)
+	if cap(*dst)-base >= n {
+		*dst = (*dst)[:base+n] // room already (a presized window): read over it, no zeroing
+	} else {
+		*dst = append(*dst, make([]T, n)...)
+	}
 	got, err := read((*dst)[base:])
 	if err != nil && !errors.Is(err, io.EOF) {
 		return err
@@ -143,8 +154,10 @@ func readInto[T any](dst *[]T, n int, read func([]T) (int, error)) error {
 }
 
 // appendStrings appends the ids, interned in names, of a string column.
-// Dictionary pages are translated once per dictionary; plain pages (a
-// writer that gave up on the dictionary) value by value.
+// Dictionary pages are translated once per dictionary entry, on its first
+// use, so that names are interned in row order as a row reader interns
+// them (entries no row uses are never interned); plain pages (a writer that
+// gave up on the dictionary) value by value.
 func appendStrings(cc parquet.ColumnChunk, dst *[]int32, names *model.Strings) error {
 	var dict parquet.Dictionary
 	var ids []int32
@@ -154,12 +167,15 @@ func appendStrings(cc parquet.ColumnChunk, dst *[]int32, names *model.Strings) e
 			return appendPlainStrings(p, dst, names)
 		}
 		if d != dict {
-			dict, ids = d, translate(d, names)
+			dict, ids = d, untranslated(d.Len())
 		}
 		data := p.Data()
 		for _, x := range data.Int32() {
 			if x < 0 || int(x) >= len(ids) {
 				return fmt.Errorf("dictionary index %d out of range", x)
+			}
+			if ids[x] < 0 {
+				ids[x] = names.Intern(string(d.Index(x).ByteArray()))
 			}
 			*dst = append(*dst, ids[x])
 		}
@@ -167,10 +183,11 @@ func appendStrings(cc parquet.ColumnChunk, dst *[]int32, names *model.Strings) e
 	})
 }
 
-func translate(d parquet.Dictionary, names *model.Strings) []int32 {
-	ids := make([]int32, d.Len())
+// untranslated is a dictionary's id table before any entry is used: -1s.
+func untranslated(n int) []int32 {
+	ids := make([]int32, n)
 	for i := range ids {
-		ids[i] = names.Intern(string(d.Index(int32(i)).ByteArray()))
+		ids[i] = -1
 	}
 	return ids
 }
@@ -201,11 +218,20 @@ func (c *chunk) finish(kindIDs []int32, kindNames *model.Strings, r int32) error
 	for i, s := range kindNames.All() {
 		byID[i] = kinds[s]
 	}
-	ev.Kind = ev.Kind[:0]
+	ev.Kind = slices.Grow(ev.Kind[:0], n)[:n] // in place in a presized window
 	for i, id := range kindIDs {
-		ev.Kind = append(ev.Kind, byID[id])
-		if err := checkRow(ev, i, r); err != nil {
-			return err
+		ev.Kind[i] = byID[id]
+	}
+	return checkRows(ev, r)
+}
+
+// checkRows checks that every row belongs to rank r (any rank when r < 0)
+// and that starts do not decrease; the error names the first row that fails.
+func checkRows(ev *model.Events, r int32) error {
+	rank, start := ev.Rank, ev.Start[:len(ev.Rank)]
+	for i := range rank {
+		if r >= 0 && rank[i] != r || i > 0 && (rank[i] != rank[i-1] || start[i] < start[i-1]) {
+			return checkRow(ev, i, r)
 		}
 	}
 	return nil

@@ -3,6 +3,8 @@ package dataset
 import (
 	"fmt"
 	"maps"
+	"math"
+	"os"
 	"runtime"
 	"slices"
 
@@ -19,59 +21,148 @@ type chunk struct {
 	colls map[int32]eventColl // the joined collectives, when read
 }
 
-// readEvents reads the given ranks' files in parallel and appends their
-// events to t in rank order. With withColls it also reads the collective
-// columns joined into the files and rebuilds t.Colls from them.
-func readEvents(dir string, t *model.Trace, m Manifest, ranks []int32, withColls bool) error {
+// readEventFiles reads the given ranks' files in parallel, each into a
+// chunk. When the manifest's row counts are plausible for the files' sizes
+// (presize), the chunks' columns are windows of one set of columns sized
+// for every row, so that the events are decoded in place, never copied.
+func readEventFiles(dir string, m Manifest, ranks []int32, withColls bool) ([]*chunk, *model.Events, error) {
+	counts := rankCounts(m, ranks)
+	all, offsets := presize(dir, ranks, counts)
 	chunks := make([]*chunk, len(ranks))
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, r := range ranks {
 		g.Go(func() error {
-			c, err := readEventFile(EventsPath(dir, r), r, rankCount(m, r), withColls)
+			c := &chunk{}
+			if all != nil {
+				c.ev = window(all, offsets[i], offsets[i]+int(counts[i]))
+			}
+			err := readEventFile(EventsPath(dir, r), r, counts[i], withColls, c)
 			chunks[i] = c
 			return err
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	evs := []*model.Events{&t.Events}
+	return chunks, all, g.Wait()
+}
+
+// addEvents interns the chunks' names in t's table, in rank order, and
+// sets t.Events to their events in rank order: all when the chunks were
+// decoded into it, else their columns concatenated (freeing each chunk's
+// column once copied). With withColls it also rebuilds t.Colls from the
+// collective columns joined into the files.
+func addEvents(t *model.Trace, chunks []*chunk, all *model.Events, withColls bool) {
 	for _, c := range chunks {
 		internChunk(t, c)
-		evs = append(evs, &c.ev)
 	}
-	t.Events = model.ConcatEvents(evs, true) // column by column, freeing each chunk's column once copied
+	if all != nil && inPlace(all, chunks) {
+		t.Events = *all
+	} else {
+		evs := []*model.Events{&t.Events}
+		for _, c := range chunks {
+			evs = append(evs, &c.ev)
+		}
+		t.Events = model.ConcatEvents(evs, true)
+	}
 	if withColls {
 		rebuildCollectives(t, chunks)
 	}
-	return nil
 }
 
-func rankCount(m Manifest, r int32) int64 {
-	for i, x := range m.Ranks {
-		if x == r {
-			return m.RankEvents[i]
-		}
+// rankCounts is the manifest's row count of each rank, -1 for a rank it
+// does not list.
+func rankCounts(m Manifest, ranks []int32) []int64 {
+	index := make(map[int32]int64, len(m.Ranks))
+	for i, r := range m.Ranks {
+		index[r] = m.RankEvents[i]
 	}
-	return -1
+	counts := make([]int64, len(ranks))
+	for i, r := range ranks {
+		n, ok := index[r]
+		if !ok {
+			n = -1
+		}
+		counts[i] = n
+	}
+	return counts
 }
 
-// readEventFile reads rank r's events file, which must hold want rows.
-func readEventFile(path string, r int32, want int64, withColls bool) (*chunk, error) {
+// maxRowsPerByte bounds the rows presize trusts a file of a given size to
+// hold, so that a damaged or hostile manifest cannot make the reader
+// allocate more than a small multiple of the files' size before the files'
+// own row counts are checked. Real events files hold well under one row a
+// byte (a 64-rank cache entry: 0.1).
+const maxRowsPerByte = 8
+
+// presize returns columns sized for every row and each rank's first row in
+// them, or nil when a count is negative or implausible for its file's size
+// (then every chunk grows its own columns, as the file's footer says, and
+// the chunks are concatenated).
+func presize(dir string, ranks []int32, counts []int64) (*model.Events, []int) {
+	offsets := make([]int, len(ranks))
+	total := int64(0)
+	for i, r := range ranks {
+		fi, err := os.Stat(EventsPath(dir, r))
+		if err != nil || counts[i] < 0 || counts[i] > maxRowsPerByte*fi.Size() || total+counts[i] > math.MaxInt32 {
+			return nil, nil
+		}
+		offsets[i], total = int(total), total+counts[i]
+	}
+	n := int(total)
+	return &model.Events{Rank: make([]int32, n), Stream: make([]int32, n), Kind: make([]model.Kind, n), Name: make([]int32, n),
+		Start: make([]int64, n), Dur: make([]int64, n), Corr: make([]int64, n), Iter: make([]int32, n), Micro: make([]int32, n),
+		Coll: make([]int32, n)}, offsets
+}
+
+// window is rows [lo, hi) of all as empty columns with room for hi-lo rows:
+// appending up to that many fills all in place.
+func window(all *model.Events, lo, hi int) model.Events {
+	return model.Events{Rank: all.Rank[lo:lo:hi], Stream: all.Stream[lo:lo:hi], Kind: all.Kind[lo:lo:hi], Name: all.Name[lo:lo:hi],
+		Start: all.Start[lo:lo:hi], Dur: all.Dur[lo:lo:hi], Corr: all.Corr[lo:lo:hi], Iter: all.Iter[lo:lo:hi],
+		Micro: all.Micro[lo:lo:hi], Coll: all.Coll[lo:lo:hi]}
+}
+
+// inPlace reports whether the chunks' columns are, one after the other,
+// exactly all's (no chunk outgrew its window, and together they fill all).
+func inPlace(all *model.Events, chunks []*chunk) bool {
+	off := 0
+	for _, c := range chunks {
+		n := c.ev.Len()
+		if n > 0 && !sameWindow(all, &c.ev, off) {
+			return false
+		}
+		off += n
+	}
+	return off == all.Len()
+}
+
+func sameWindow(all, ev *model.Events, off int) bool {
+	n := ev.Len()
+	return off+n <= all.Len() && &ev.Rank[0] == &all.Rank[off] && &ev.Stream[0] == &all.Stream[off] &&
+		&ev.Kind[0] == &all.Kind[off] && &ev.Name[0] == &all.Name[off] && &ev.Start[0] == &all.Start[off] &&
+		&ev.Dur[0] == &all.Dur[off] && &ev.Corr[0] == &all.Corr[off] && &ev.Iter[0] == &all.Iter[off] &&
+		&ev.Micro[0] == &all.Micro[off] && &ev.Coll[0] == &all.Coll[off] && len(ev.Kind) == n && len(ev.Name) == n &&
+		len(ev.Rank) == n && len(ev.Stream) == n && len(ev.Dur) == n && len(ev.Corr) == n && len(ev.Iter) == n &&
+		len(ev.Micro) == n && len(ev.Coll) == n
+}
+
+// readEventFile reads rank r's events file, which must hold want rows,
+// appending to c's columns.
+func readEventFile(path string, r int32, want int64, withColls bool, c *chunk) error {
 	pf, closeFile, err := openParquet(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer closeFile()
 	if pf.NumRows() != want {
-		return nil, fmt.Errorf("%s: %d rows, the manifest says %d", path, pf.NumRows(), want)
+		return fmt.Errorf("%s: %d rows, the manifest says %d", path, pf.NumRows(), want)
 	}
-	c, err := decodeColumns(pf, r, int(want), withColls)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if c.ev.Rank == nil {
+		c.ev.Grow(int(want))
 	}
-	return c, nil
+	if err := decodeInto(pf, r, c, withColls); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 func kindTable() map[string]model.Kind {

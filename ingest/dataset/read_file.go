@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"github.com/tpptrace/tpptrace/ingest/pqsafe"
@@ -14,9 +15,15 @@ import (
 // readBatch is how many rows a reader decodes at a time.
 const readBatch = 8192
 
+// wholeFileMax is the largest file openParquet reads into memory at once
+// (one read instead of a read per few KiB of pages and headers: a cache
+// entry's files are tens of KiB each).
+const wholeFileMax = 8 << 20
+
 // openParquet opens path and checks its footer and schema version. Only the
 // footer is read here; parquet.OpenFile returns errors for bad footers where
-// parquet.NewGenericReader would panic.
+// parquet.NewGenericReader would panic. A file of at most wholeFileMax bytes
+// is read whole and closed at once.
 func openParquet(path string) (*parquet.File, func() error, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -27,12 +34,46 @@ func openParquet(path string) (*parquet.File, func() error, error) {
 		f.Close()
 		return nil, nil, err
 	}
-	pf, err := openParquetReader(f, fi.Size())
-	if err != nil {
+	var r io.ReaderAt = f
+	closeFile := f.Close
+	if fi.Size() <= wholeFileMax {
+		b, err := readWhole(f, fi.Size())
 		f.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		r, closeFile = memFile{bytes.NewReader(b), b}, func() error { return nil }
+	}
+	pf, err := openParquetReader(r, fi.Size())
+	if err != nil {
+		closeFile()
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return pf, f.Close, nil
+	return pf, closeFile, nil
+}
+
+// memFile is a file read whole: a reader, and its bytes lent to pqsafe's
+// page check (pqsafe.Bytes).
+type memFile struct {
+	*bytes.Reader
+	b []byte
+}
+
+func (m memFile) Slice(off, n int64) ([]byte, bool) {
+	if off < 0 || n < 0 || off > int64(len(m.b))-n {
+		return nil, false
+	}
+	return m.b[off : off+n : off+n], true
+}
+
+// readWhole reads the size bytes of f; a file that is shorter now than its
+// size said is an error.
+func readWhole(f *os.File, size int64) ([]byte, error) {
+	b := make([]byte, size)
+	if _, err := io.ReadFull(f, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 func openParquetReader(r io.ReaderAt, size int64) (*parquet.File, error) {

@@ -43,7 +43,36 @@ func readComms(path string, t *model.Trace) error {
 	return err
 }
 
+// readColls reads collectives.parquet column by column (readCollTable), or
+// by rows when its columns are not the required leaves the package writes
+// (a table rewritten by another tool).
 func readColls(path string, t *model.Trace) error {
+	pf, closeFile, err := openParquet(path)
+	if err != nil {
+		return err
+	}
+	defer closeFile()
+	if !requiredLeaves(pf.Schema(), collTableColumns) {
+		return readCollRows(path, t)
+	}
+	if err := readCollTable(pf, t); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// requiredLeaves reports whether s has every named column as a required,
+// unrepeated leaf.
+func requiredLeaves(s *parquet.Schema, names []string) bool {
+	for _, name := range names {
+		if _, err := lookupRequired(s, name, len(s.Columns())); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func readCollRows(path string, t *model.Trace) error {
 	rows, err := readFile[collRow](path)
 	if err == nil {
 		err = sortByIndex(path, rows, func(r collRow) int32 { return r.Coll })

@@ -10,7 +10,7 @@ import (
 // entry, Manifest.Fast), added after the ordinary ones: snappy instead of
 // zstd, and no page statistics or page bounds (the column index's and the
 // column chunk's min and max), which the reader never consults. Dictionaries
-// stay: the reader translates names once per dictionary. docs/performance.md
+// stay: the reader translates each entry once, on first use. docs/performance.md
 // has the figures.
 func fastOptions() []parquet.WriterOption {
 	opts := []parquet.WriterOption{parquet.Compression(&parquet.Snappy), parquet.DataPageStatistics(false)}

@@ -34,8 +34,8 @@ func checkChunkPages(r io.ReaderAt, m *format.ColumnMetaData, fileSize int64) er
 	if start < 0 || size < 0 || size > MaxChunkBytes || start > fileSize-size {
 		return fmt.Errorf("chunk of %d bytes at %d does not fit in a %d-byte file", size, start, fileSize)
 	}
-	buf := make([]byte, size)
-	if _, err := r.ReadAt(buf, start); err != nil {
+	buf, err := chunkBytes(r, start, size)
+	if err != nil {
 		return err
 	}
 	for off := 0; off < len(buf); {
@@ -50,6 +50,31 @@ func checkChunkPages(r io.ReaderAt, m *format.ColumnMetaData, fileSize int64) er
 		off = c.i + body
 	}
 	return nil
+}
+
+// Bytes is an io.ReaderAt over a file held in memory that can lend its
+// bytes: CheckPages walks a chunk's page headers in place instead of
+// copying the chunk.
+type Bytes interface {
+	io.ReaderAt
+	// Slice returns bytes [off, off+n) of the file, which must not be
+	// modified, or false when they are not all there.
+	Slice(off, n int64) ([]byte, bool)
+}
+
+// chunkBytes returns the size bytes at start: lent when r is Bytes, else
+// read into a new buffer.
+func chunkBytes(r io.ReaderAt, start, size int64) ([]byte, error) {
+	if b, ok := r.(Bytes); ok {
+		if s, ok := b.Slice(start, size); ok {
+			return s, nil
+		}
+	}
+	buf := make([]byte, size)
+	if _, err := r.ReadAt(buf, start); err != nil {
+		return nil, err
+	}
+	return buf, nil
 }
 
 // compact reads Thrift's compact protocol from b, never past its end.

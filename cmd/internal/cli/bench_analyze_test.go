@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/cputime"
 	"github.com/tpptrace/tpptrace/samples/kinetow"
 )
 
@@ -27,6 +28,7 @@ func benchAnalyze(b *testing.B, warm bool) {
 	if warm && Run(context.Background(), []string{"analyze", dir}, env) != ExitOK {
 		b.Fatal("analyze failed")
 	}
+	cpu := cputime.Process()
 	for b.Loop() {
 		if !warm {
 			os.RemoveAll(cache)
@@ -35,6 +37,7 @@ func benchAnalyze(b *testing.B, warm bool) {
 			b.Fatalf("analyze exit %d", code)
 		}
 	}
+	b.ReportMetric((cputime.Process()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // bench64Dir writes the 64-rank job once per benchmark.
