@@ -3,6 +3,7 @@ package clock
 import (
 	"cmp"
 	"fmt"
+	"github.com/tpptrace/tpptrace/analysis/par"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"math"
 	"slices"
@@ -89,7 +90,7 @@ func pairEdges(t *model.Trace, inst []Instance) []edge {
 		out = append(out, edge{a: k[0], b: k[1], n: len(d), weight: float64(len(d))})
 		lists = append(lists, d)
 	}
-	blocks(len(out), 64, func(lo, hi int) { // the lists are disjoint parts of one array: sorted apart
+	par.Blocks(len(out), 64, func(lo, hi int) { // the lists are disjoint parts of one array: sorted apart
 		for i := lo; i < hi; i++ {
 			out[i].d = float64(median(lists[i]))
 		}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/tpptrace/tpptrace/analysis/par"
 	"github.com/tpptrace/tpptrace/model"
 )
 
@@ -87,7 +88,7 @@ func byEnd(t *model.Trace) []int32 {
 		slices.SortStableFunc(idx, byRankEnd)
 		return idx
 	}
-	blocks(len(runs)-1, 1, func(lo, hi int) { // rows already by rank: each rank's run sorted apart, the same order
+	par.Blocks(len(runs)-1, 1, func(lo, hi int) { // rows already by rank: each rank's run sorted apart, the same order
 		for r := lo; r < hi; r++ {
 			slices.SortStableFunc(idx[runs[r]:runs[r+1]], byRankEnd)
 		}

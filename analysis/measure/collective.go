@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/tpptrace/tpptrace/analysis/clock"
+	"github.com/tpptrace/tpptrace/analysis/par"
 	"github.com/tpptrace/tpptrace/model"
 )
 
@@ -48,7 +49,7 @@ func Collectives(t *model.Trace, inst []clock.Instance, off func(int32) int64) T
 		}
 	}
 	out := Timings{Inst: make([]Timing, len(keep)), Members: make([]Member, members)}
-	blocks(len(keep), 4096, func(lo, hi int) {
+	par.Blocks(len(keep), 4096, func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			in := inst[keep[k]]
 			out.Inst[k] = timing(t, in, off, out.Members[first[k]:first[k]+len(in.Events)], first[k])
