@@ -45,7 +45,8 @@ var Steps = []Step{
 
 // run is the state the steps share.
 type run struct {
-	t       *model.Trace
+	t       *model.Trace // the cross-rank steps' trace; instances and peers name its rows
+	src     rankSource   // one rank's events at a time, for the per-rank pass (rankPass)
 	opts    Options
 	layout  layout.Layout
 	inst    []clock.Instance
@@ -74,6 +75,8 @@ type rankRun struct {
 	figs  []measure.Figures // one per analysed step
 	pipe  pipeline.Rank
 	ops   [][]pipeline.Op // per step
+
+	kernels map[int32]kernelSum // by name id, until kernelStats sums the ranks
 }
 
 // Analyze runs every step of Steps on t (which it annotates: communicator
@@ -86,9 +89,15 @@ func Analyze(ctx context.Context, t *model.Trace, opts Options) (*result.Result,
 	return r.res, nil
 }
 
+// newRun is the state of an analysis of the in-memory trace t: the
+// per-rank pass views its ranks one at a time (fullSource).
+func newRun(t *model.Trace, opts Options) *run {
+	return &run{t: t, src: newFullSource(t), opts: opts}
+}
+
 // analyze runs every step, then build, and returns their shared state.
 func analyze(ctx context.Context, t *model.Trace, opts Options) (*run, error) {
-	r := &run{t: t, opts: opts}
+	r := newRun(t, opts)
 	for _, s := range Steps {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -5,12 +5,12 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/model"
 )
 
 // kernelStats sets the measured kernels: every GPU kernel (compute,
 // communication, memcpy, memset) that starts in an analysed step of its
-// rank, by short name, per step, the largest result.MaxKernels by time.
+// rank, by short name, per step, the largest result.MaxKernels by time,
+// from the ranks' sums (rankKernels).
 func (r *run) kernelStats() {
 	n := float64(len(r.steps.Iters))
 	if n == 0 {
@@ -18,19 +18,17 @@ func (r *run) kernelStats() {
 	}
 	count, dur := map[string]float64{}, map[string]int64{}
 	short := map[int32]string{} // name id → short name, made once per name
-	ev := &r.t.Events
-	for i := range ev.Len() {
-		k := ev.Kind[i]
-		if !k.OnGPU() || k == model.KindGPUAnnotation || r.stepOf(ev.Rank[i], ev.Start[i]) < 0 {
-			continue
+	for i := range r.ranks {
+		for id, k := range r.ranks[i].kernels {
+			name, ok := short[id]
+			if !ok {
+				name = result.KernelShortName(r.t.Names.Get(id))
+				short[id] = name
+			}
+			count[name] += float64(k.n)
+			dur[name] += k.dur
 		}
-		name, ok := short[ev.Name[i]]
-		if !ok {
-			name = result.KernelShortName(r.t.Name(i))
-			short[ev.Name[i]] = name
-		}
-		count[name]++
-		dur[name] += ev.Dur[i]
+		r.ranks[i].kernels = nil
 	}
 	var out []result.KernelStat
 	for name, c := range count {
