@@ -13,11 +13,14 @@ import (
 // src, in parallel: its activity with the waits split off, its figures in
 // every step window, its kernels by name and its pipeline ops. What a rank
 // keeps after it is its summary (rankRun), not its events (docs/memory.md).
-func (r *run) rankPass(src rankSource) error {
+func (r *run) rankPass(src RankSource) error {
 	p := r.prep.layout.PP
 	var peers map[int]pipeline.Peer
 	if p > 1 {
-		peers = pipeline.MatchPeers(r.t, p, r.stageOf, r.off.Of)
+		var err error
+		if peers, err = pipeline.MatchPeersIn(r.t, src, p, r.stageOf, r.off.Of); err != nil {
+			return err
+		}
 	}
 	in := r.rankInputs(src, peers)
 	errs := make([]error, len(r.ranks))
@@ -26,8 +29,8 @@ func (r *run) rankPass(src rankSource) error {
 }
 
 // measureRank is rankPass for one rank.
-func (r *run) measureRank(src rankSource, rr *rankRun, in *rankIn, p int) error {
-	v, err := src.events(rr.rank)
+func (r *run) measureRank(src RankSource, rr *rankRun, in *rankIn, p int) error {
+	v, err := src.RankEvents(rr.rank)
 	if err != nil {
 		return fmt.Errorf("rank %d: %w", rr.rank, err)
 	}

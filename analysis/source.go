@@ -5,28 +5,29 @@ import (
 	"github.com/tpptrace/tpptrace/model"
 )
 
-// rankSource hands the per-rank steps one rank's events at a time
+// RankSource hands the per-rank steps one rank's events at a time
 // (docs/memory.md): the cross-rank steps read the run's trace (r.t), whose
 // rows the collective instances and the pipeline peers name; the per-rank
-// pass reads each rank's view alone.
-type rankSource interface {
-	// events returns rank's events as a trace of their own, with the
-	// tables of the run's trace.
-	events(rank int32) (*model.Trace, error)
-	// local maps a row of the run's trace to the row of the same event in
-	// its rank's view.
-	local(row int32) int32
+// pass, and the parts of segment that need a rank's every event, read each
+// rank's events alone. A rank's events carry the collective (Events.Coll)
+// that the run's trace has for the same event: classify may change it.
+type RankSource interface {
+	model.RankSource
+	// Local maps a row of the run's trace to the row of the same event in
+	// its rank's events (RankEvents).
+	Local(row int32) int32
 }
 
 // fullSource is the in-memory trace holding every rank's events: a rank's
 // view is its rows of the columns (model.Trace.RankView), no copy.
 type fullSource struct {
+	model.RankSource
 	t     *model.Trace
 	first map[int32]int32 // rank -> its first row
 }
 
 func newFullSource(t *model.Trace) *fullSource {
-	s := &fullSource{t: t, first: make(map[int32]int32, len(t.Ranks))}
+	s := &fullSource{RankSource: t.Ranked(), t: t, first: make(map[int32]int32, len(t.Ranks))}
 	for _, rk := range t.Ranks {
 		lo, _ := t.Events.RankRange(rk.Rank)
 		s.first[rk.Rank] = int32(lo)
@@ -34,9 +35,7 @@ func newFullSource(t *model.Trace) *fullSource {
 	return s
 }
 
-func (s *fullSource) events(rank int32) (*model.Trace, error) { return s.t.RankView(rank), nil }
-
-func (s *fullSource) local(row int32) int32 { return row - s.first[s.t.Events.Rank[row]] }
+func (s *fullSource) Local(row int32) int32 { return row - s.first[s.t.Events.Rank[row]] }
 
 // rankIn is what the cross-rank steps hand one rank's pass, by row of the
 // rank's view: its collective members' waits and what MatchPeers learnt of
@@ -53,12 +52,12 @@ type rowWait struct {
 
 // rankInputs splits the instance members' waits and the peers, both keyed
 // by row of the run's trace, into one rankIn per entry of r.ranks.
-func (r *run) rankInputs(src rankSource, peers map[int]pipeline.Peer) []rankIn {
+func (r *run) rankInputs(src RankSource, peers map[int]pipeline.Peer) []rankIn {
 	in := make([]rankIn, len(r.ranks))
 	for _, m := range r.tm.Members {
 		if rr := r.rankRun(m.Rank); rr != nil {
 			i := r.byRank[m.Rank]
-			in[i].waits = append(in[i].waits, rowWait{src.local(m.Event), max(m.Wait, 0)})
+			in[i].waits = append(in[i].waits, rowWait{src.Local(m.Event), max(m.Wait, 0)})
 		}
 	}
 	for row, p := range peers {
@@ -70,7 +69,7 @@ func (r *run) rankInputs(src rankSource, peers map[int]pipeline.Peer) []rankIn {
 		if in[i].peers == nil {
 			in[i].peers = map[int]pipeline.Peer{}
 		}
-		in[i].peers[int(src.local(int32(row)))] = p
+		in[i].peers[int(src.Local(int32(row)))] = p
 	}
 	return in
 }

@@ -32,3 +32,41 @@ func (t *Trace) RankView(r int32) *Trace {
 	v.merged = mergeMark{}
 	return &v
 }
+
+// RankSource hands out one rank's events at a time, for analyses that hold
+// at most a few ranks' events (docs/memory.md): the in-memory trace
+// (Trace.Ranked), or a dataset read rank by rank.
+type RankSource interface {
+	// TimedRanks lists the ranks that have events, ascending.
+	TimedRanks() []int32
+	// RankEvents returns the rank's events as a trace of their own
+	// (RankView), with the tables of the trace the cross-rank steps read.
+	RankEvents(rank int32) (*Trace, error)
+}
+
+// Ranked is t as a RankSource: its ranks' views (RankView), no copy.
+func (t *Trace) Ranked() RankSource { return traceSource{t} }
+
+type traceSource struct{ t *Trace }
+
+func (s traceSource) TimedRanks() []int32 {
+	var out []int32
+	for _, r := range s.t.Ranks {
+		if lo, hi := s.t.Events.RankRange(r.Rank); hi > lo {
+			out = append(out, r.Rank)
+		}
+	}
+	return out
+}
+
+func (s traceSource) RankEvents(rank int32) (*Trace, error) { return s.t.RankView(rank), nil }
+
+// CrossRank reports whether row i is one that the cross-rank steps of an
+// analysis read (docs/memory.md): a communication kernel, an event with a
+// collective, or a CPU range annotation. A trace of these rows alone, with
+// every table, is what an analysis bounded by the largest rank holds of
+// every rank.
+func (ev *Events) CrossRank(i int) bool {
+	k := ev.Kind[i]
+	return k == KindComm || k == KindAnnotation || ev.Coll[i] >= 0
+}
