@@ -1,0 +1,27 @@
+package ingest
+
+import (
+	"fmt"
+
+	"github.com/tpptrace/tpptrace/ingest/dataset"
+)
+
+// LoadRanked reads paths rank by rank (dataset.ReadRanked, docs/memory.md)
+// when they are one dataset directory and nothing else; ok is false, with
+// nothing read, for any other inputs (Load reads those). The cross-rank
+// trace is validated as Load validates the whole one; each rank's events
+// are checked when they are read.
+func LoadRanked(paths []string) (rk *dataset.Ranked, ok bool, err error) {
+	in, err := expand(paths)
+	if err != nil || len(in.datasets) != 1 || len(in.files)+len(in.sharded)+len(in.skipped) > 0 {
+		return nil, false, nil
+	}
+	rk, _, err = dataset.ReadRanked(in.datasets[0])
+	if err != nil {
+		return nil, true, err
+	}
+	if err := rk.Trace.Validate(); err != nil {
+		return nil, true, fmt.Errorf("the trace is invalid: %w", err)
+	}
+	return rk, true, nil
+}
