@@ -3,6 +3,7 @@ package tpptrace
 import (
 	"context"
 
+	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
@@ -12,7 +13,7 @@ import (
 // an analysis needs every event. ok is false, with nothing read, for other
 // inputs.
 func openRanked(inputs []string, opts Options) (*Trace, bool, error) {
-	rk, ok, err := ingest.LoadRanked(inputs)
+	rk, ok, err := ingest.LoadRanked(inputs, analysis.StepAnnotation(opts.StepRegex))
 	if !ok || err != nil {
 		return nil, ok, err
 	}

@@ -91,8 +91,8 @@ func Analyze(ctx context.Context, t *model.Trace, opts Options) (*result.Result,
 }
 
 // AnalyzeRanks is Analyze of a trace t that holds, of every rank's
-// events, only those the cross-rank steps read (model.Events.CrossRank;
-// every table whole), reading each rank's every event from src one rank at
+// events, only those the cross-rank steps read (model.Events.CrossRank,
+// and of the annotations those StepAnnotation accepts; every table whole), reading each rank's every event from src one rank at
 // a time: the memory it holds grows with the largest rank, not with the
 // job (docs/memory.md). The what-if replay reads every event: with
 // Options.WhatIf it is an error.

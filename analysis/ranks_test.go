@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sync/atomic"
 	"testing"
 
@@ -24,18 +25,19 @@ type copySource struct {
 	reads atomic.Int64
 }
 
-// splitTrace returns the cross-rank rows of t (model.Events.CrossRank)
-// with every table, and a source of t's ranks.
-func splitTrace(t *model.Trace) (*model.Trace, *copySource) {
+// splitTrace returns the cross-rank rows of t (model.Events.CrossRank, the
+// step annotations only) with every table, and a source of t's ranks.
+func splitTrace(t *model.Trace, re *regexp.Regexp) (*model.Trace, *copySource) {
 	cross := *t
 	cross.Events = model.Events{}
 	src := &copySource{full: t, cross: &cross}
 	first := int32(0)
+	step := analysis.StepAnnotation(re)
 	for i := range t.Events.Len() {
 		if i > 0 && t.Events.Rank[i] != t.Events.Rank[i-1] {
 			first = int32(i)
 		}
-		if t.Events.CrossRank(i) {
+		if t.Events.CrossRank(i) && (t.Events.Kind[i] != model.KindAnnotation || step(t.Name(i))) {
 			cross.Events.Append(t.Events.At(i))
 			src.local = append(src.local, int32(i)-first)
 		}
@@ -81,7 +83,7 @@ func TestAnalyzeRanksEqualsAnalyze(t *testing.T) {
 			want := resultJSON(t, func() (any, error) {
 				return analysis.Analyze(context.Background(), sampletest.Simulate(t, cfg).Trace, analysis.Options{})
 			})
-			cross, src := splitTrace(sampletest.Simulate(t, cfg).Trace)
+			cross, src := splitTrace(sampletest.Simulate(t, cfg).Trace, nil)
 			if cross.Events.Len() >= src.full.Events.Len() {
 				t.Fatalf("%s %s: the cross-rank trace holds every event (%d)", name, dialect, cross.Events.Len())
 			}
@@ -98,8 +100,24 @@ func TestAnalyzeRanksEqualsAnalyze(t *testing.T) {
 	}
 }
 
+// TestAnalyzeRanksStepRegex: with a step regexp the cross-rank trace keeps
+// the ranges it matches too, and the Result is Analyze's.
+func TestAnalyzeRanksStepRegex(t *testing.T) {
+	for _, expr := range []string{`^ProfilerStep#(\d+)$`, `(?i)forward`} {
+		opts := analysis.Options{StepRegex: regexp.MustCompile(expr)}
+		want := resultJSON(t, func() (any, error) {
+			return analysis.Analyze(context.Background(), sampletest.Job(t, "default").Trace, opts)
+		})
+		cross, src := splitTrace(sampletest.Job(t, "default").Trace, opts.StepRegex)
+		got := resultJSON(t, func() (any, error) { return analysis.AnalyzeRanks(context.Background(), cross, src, opts) })
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: AnalyzeRanks differs from Analyze:\n%s", expr, firstDiff(got, want))
+		}
+	}
+}
+
 func TestAnalyzeRanksRefusesWhatIf(t *testing.T) {
-	cross, src := splitTrace(sampletest.Job(t, "slow-rank").Trace)
+	cross, src := splitTrace(sampletest.Job(t, "slow-rank").Trace, nil)
 	if _, err := analysis.AnalyzeRanks(context.Background(), cross, src, analysis.Options{WhatIf: true}); err == nil {
 		t.Fatal("AnalyzeRanks with WhatIf: no error")
 	}

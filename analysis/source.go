@@ -1,7 +1,10 @@
 package analysis
 
 import (
+	"regexp"
+
 	"github.com/tpptrace/tpptrace/analysis/pipeline"
+	"github.com/tpptrace/tpptrace/analysis/steps"
 	"github.com/tpptrace/tpptrace/model"
 )
 
@@ -16,6 +19,19 @@ type RankSource interface {
 	// Local maps a row of the run's trace to the row of the same event in
 	// its rank's events (RankEvents).
 	Local(row int32) int32
+}
+
+// StepAnnotation says which CPU range annotations the cross-rank steps
+// read, by name: step ranges (steps.StepLike) and, with re (the step
+// regexp, Options.StepRegex), the ranges re matches. A trace for
+// AnalyzeRanks may leave the other annotations out (docs/memory.md).
+func StepAnnotation(re *regexp.Regexp) func(name string) bool {
+	return func(name string) bool {
+		if _, _, ok := steps.StepLike(name); ok {
+			return true
+		}
+		return re != nil && re.MatchString(name)
+	}
 }
 
 // fullSource is the in-memory trace holding every rank's events: a rank's

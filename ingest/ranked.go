@@ -10,13 +10,14 @@ import (
 // when they are one dataset directory and nothing else; ok is false, with
 // nothing read, for any other inputs (Load reads those). The cross-rank
 // trace is validated as Load validates the whole one; each rank's events
-// are checked when they are read.
-func LoadRanked(paths []string) (rk *dataset.Ranked, ok bool, err error) {
+// are checked when they are read. annotation picks the CPU range
+// annotations kept of every rank (dataset.ReadRanked).
+func LoadRanked(paths []string, annotation func(name string) bool) (rk *dataset.Ranked, ok bool, err error) {
 	in, err := expand(paths)
 	if err != nil || len(in.datasets) != 1 || len(in.files)+len(in.sharded)+len(in.skipped) > 0 {
 		return nil, false, nil
 	}
-	rk, _, err = dataset.ReadRanked(in.datasets[0])
+	rk, _, err = dataset.ReadRanked(in.datasets[0], annotation)
 	if err != nil {
 		return nil, true, err
 	}

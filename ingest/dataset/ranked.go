@@ -22,12 +22,16 @@ type Ranked struct {
 	local []int32           // row of Trace -> its row in its rank's events file
 	ids   map[int32][]int32 // rank -> its file's name ids in Trace.Names
 	timed []int32
+
+	annotation func(name string) bool // which annotations to keep; nil: all
 }
 
 // ReadRanked reads the dataset in dir as Ranked: the tables, then every
 // rank's events file, a few ranks at a time (one per core), keeping the
-// cross-rank rows.
-func ReadRanked(dir string) (*Ranked, Manifest, error) {
+// cross-rank rows; of the CPU range annotations only those whose name
+// annotation accepts (nil: every one; an analysis reads only its step
+// ranges: analysis.StepAnnotation).
+func ReadRanked(dir string, annotation func(name string) bool) (*Ranked, Manifest, error) {
 	m, err := ReadManifest(dir)
 	if err != nil {
 		return nil, Manifest{}, err
@@ -36,7 +40,7 @@ func ReadRanked(dir string) (*Ranked, Manifest, error) {
 	if err := readTables(dir, t, m, false); err != nil {
 		return nil, Manifest{}, fmt.Errorf("reading dataset: %w", err)
 	}
-	rk := &Ranked{Trace: t, dir: dir, m: m, ids: map[int32][]int32{}}
+	rk := &Ranked{Trace: t, dir: dir, m: m, ids: map[int32][]int32{}, annotation: annotation}
 	if err := rk.readCross(); err != nil {
 		return nil, Manifest{}, fmt.Errorf("reading dataset: %w", err)
 	}
@@ -88,15 +92,25 @@ func (rk *Ranked) keepCross(r int32, c *chunk) {
 		ids[i] = t.Names.Intern(s)
 	}
 	rk.ids[r] = ids
+	keep := rk.annotations(names)
 	ev := &c.ev
 	for i := range ev.Len() {
-		if ev.CrossRank(i) {
+		if ev.CrossRank(i) && (ev.Kind[i] != model.KindAnnotation || keep[ev.Name[i]]) {
 			e := ev.At(i)
 			e.Name = ids[e.Name]
 			t.Events.Append(e)
 			rk.local = append(rk.local, int32(i))
 		}
 	}
+}
+
+// annotations says, per name of a file, whether its annotations are kept.
+func (rk *Ranked) annotations(names []string) []bool {
+	keep := make([]bool, len(names))
+	for i, s := range names {
+		keep[i] = rk.annotation == nil || rk.annotation(s)
+	}
+	return keep
 }
 
 // TimedRanks lists the ranks that have events, ascending.

@@ -17,7 +17,7 @@ func TestReadRankedEqualsRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rk, _, err := ReadRanked(dir)
+	rk, _, err := ReadRanked(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
