@@ -8,6 +8,7 @@ import (
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/kinetow"
 )
 
 // datasetOf writes the named scenario as a dataset and returns its folder.
@@ -62,5 +63,36 @@ func TestByRankWhatIfReadsEveryEvent(t *testing.T) {
 	}
 	if got.WhatIf == nil || !bytes.Equal(jsonOf(t, got), jsonOf(t, want)) {
 		t.Error("--whatif of a dataset opened ByRank differs from the whole read's")
+	}
+}
+
+// TestByRankWarmCache: trace files whose cache entry is warm are read rank
+// by rank from it, with the Result of the whole read; the cold read is a
+// whole one (it writes the entry).
+func TestByRankWarmCache(t *testing.T) {
+	cfg, err := samples.Lookup("slow-rank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := samples.Simulate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "job")
+	if err := kinetow.WriteDir(dir, job); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	cold, want := analyzed(t, []string{dir}, Options{CacheDir: cache, ByRank: true}, AnalyzeOptions{})
+	if cold.ranked != nil {
+		t.Fatal("a cold read was read rank by rank")
+	}
+	cold.Close()
+	warm, got := analyzed(t, []string{dir}, Options{CacheDir: cache, ByRank: true}, AnalyzeOptions{})
+	if warm.ranked == nil {
+		t.Fatal("the warm read was not read rank by rank")
+	}
+	if !bytes.Equal(jsonOf(t, got), jsonOf(t, want)) {
+		t.Error("the warm Result read rank by rank differs from the cold one")
 	}
 }

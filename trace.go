@@ -1,11 +1,11 @@
 package tpptrace
 
 import (
+	"context"
 	"regexp"
 
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/result"
-	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
 )
 
@@ -23,8 +23,7 @@ type Trace struct {
 	// ranked every rank's events, events how many there are in all.
 	ranked analysis.RankSource
 	events int
-	inputs []string
-	src    source.Options
+	full   func(context.Context) (*model.Trace, error) // reads every event of the same inputs
 }
 
 // Model is the normalized trace, nil when the inputs were a Result file or

@@ -2,8 +2,10 @@ package ingest
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
+	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
 // LoadRanked reads paths rank by rank (dataset.ReadRanked, docs/memory.md)
@@ -25,4 +27,31 @@ func LoadRanked(paths []string, annotation func(name string) bool) (rk *dataset.
 		return nil, true, fmt.Errorf("the trace is invalid: %w", err)
 	}
 	return rk, true, nil
+}
+
+// LoadRankedCached is LoadRanked of the warm dataset cache entry of paths
+// (LoadCached): ok is false, with nothing read, when LoadCached would not
+// read an entry (no trace files among the inputs, no cache, no entry yet)
+// or when the entry cannot be read (LoadCached then rebuilds it).
+func LoadRankedCached(paths []string, opts source.Options, cacheDir string, annotation func(name string) bool) (*dataset.Ranked, bool) {
+	in, err := expand(paths)
+	if err != nil || len(in.files) == 0 {
+		return nil, false
+	}
+	key, err := cacheKey(in.files, opts)
+	root := cacheRoot(paths[0], cacheDir)
+	if err != nil || root == "" {
+		return nil, false
+	}
+	entry := filepath.Join(root, key)
+	if !dataset.IsDataset(entry) {
+		return nil, false
+	}
+	rk, _, err := dataset.ReadRanked(entry, annotation)
+	if err != nil {
+		return nil, false
+	}
+	relocate(rk.Trace, namesOf(in.files))
+	warnSkippedFiles(rk.Trace, paths, opts)
+	return rk, true
 }
