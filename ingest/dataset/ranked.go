@@ -135,24 +135,37 @@ func (rk *Ranked) RankEvents(rank int32) (*model.Trace, error) {
 	}
 	v := *rk.Trace
 	v.Events = c.ev
-	ev := &v.Events
+	if err := renumberNames(&v.Events, ids); err != nil {
+		return nil, fmt.Errorf("reading dataset: rank %d: %w", rank, err)
+	}
+	rk.carryColls(&v.Events, rank)
+	if err := checkRankRows(&v, rank); err != nil {
+		return nil, fmt.Errorf("reading dataset: %w", err)
+	}
+	v.Events.Link()
+	return &v, nil
+}
+
+// renumberNames turns the name ids of one file's events into the trace's.
+func renumberNames(ev *model.Events, ids []int32) error {
 	for i, n := range ev.Name {
 		if n < 0 || int(n) >= len(ids) {
-			return nil, fmt.Errorf("reading dataset: rank %d: event %d has name id %d, out of range", rank, i, n)
+			return fmt.Errorf("event %d has name id %d, out of range", i, n)
 		}
 		ev.Name[i] = ids[n]
 	}
+	return nil
+}
+
+// carryColls sets the collective of each of rank's cross-rank rows in ev
+// (its events file) to the one the cross-rank trace has now.
+func (rk *Ranked) carryColls(ev *model.Events, rank int32) {
 	lo, hi := rk.Trace.Events.RankRange(rank)
 	for j := lo; j < hi; j++ {
 		if l := rk.local[j]; int(l) < ev.Len() {
 			ev.Coll[l] = rk.Trace.Events.Coll[j]
 		}
 	}
-	if err := checkRankRows(&v, rank); err != nil {
-		return nil, fmt.Errorf("reading dataset: %w", err)
-	}
-	ev.Link()
-	return &v, nil
 }
 
 // checkRankRows checks what Validate checks of the rows of one rank's

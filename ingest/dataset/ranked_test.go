@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"os"
 	"slices"
 	"testing"
 
@@ -62,5 +63,29 @@ func TestReadRankedEqualsRead(t *testing.T) {
 				t.Fatalf("rank %d row %d = %+v, want %+v", r, i-lo, got, e)
 			}
 		}
+	}
+}
+
+// TestRankedFileChangedIsAnError: a rank's events file that changed after
+// ReadRanked (here: another rank's file in its place) is an error when it
+// is read again, not a panic or another rank's events.
+func TestRankedFileChangedIsAnError(t *testing.T) {
+	dir, _ := writeFixture(t, 3)
+	rk, _, err := ReadRanked(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(EventsPath(dir, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(EventsPath(dir, 1), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rk.RankEvents(1); err == nil {
+		t.Fatal("rank 1's file replaced by rank 0's: no error")
+	}
+	if _, err := rk.RankEvents(0); err != nil {
+		t.Fatalf("rank 0: %v", err)
 	}
 }
