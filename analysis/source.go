@@ -70,18 +70,17 @@ type rowWait struct {
 // by row of the run's trace, into one rankIn per entry of r.ranks.
 func (r *run) rankInputs(src RankSource, peers map[int]pipeline.Peer) []rankIn {
 	in := make([]rankIn, len(r.ranks))
+	index := r.rankIndex()
 	for _, m := range r.tm.Members {
-		if rr := r.rankRun(m.Rank); rr != nil {
-			i := r.byRank[m.Rank]
+		if i, ok := index[m.Rank]; ok {
 			in[i].waits = append(in[i].waits, rowWait{src.Local(m.Event), max(m.Wait, 0)})
 		}
 	}
 	for row, p := range peers {
-		rank := r.t.Events.Rank[row]
-		if r.rankRun(rank) == nil {
+		i, ok := index[r.t.Events.Rank[row]]
+		if !ok {
 			continue
 		}
-		i := r.byRank[rank]
 		if in[i].peers == nil {
 			in[i].peers = map[int]pipeline.Peer{}
 		}

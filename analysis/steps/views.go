@@ -15,15 +15,10 @@ type views struct {
 func (v *views) of(r int32) *model.Trace {
 	t, err := v.src.RankEvents(r)
 	if err != nil {
-		v.err = cmpErr(v.err, err)
+		if v.err == nil {
+			v.err = err
+		}
 		return &model.Trace{}
 	}
 	return t
-}
-
-func cmpErr(first, err error) error {
-	if first != nil {
-		return first
-	}
-	return err
 }
