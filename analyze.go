@@ -49,7 +49,14 @@ func (t *Trace) analyze(ctx context.Context, opts AnalyzeOptions, detail bool) (
 	case t.ops != nil:
 		r, err := analysis.AnalyzeOpTable(t.ops, t.opsPath, o)
 		return r, nil, err
-	case detail:
+	case t.ranked != nil && !detail && !o.WhatIf:
+		r, err := analysis.AnalyzeRanks(ctx, t.model, t.ranked, o)
+		return r, nil, err
+	}
+	if err := t.readAll(ctx); err != nil {
+		return nil, nil, err
+	}
+	if detail {
 		return analysis.AnalyzeDetail(ctx, t.model, o)
 	}
 	r, err := analysis.Analyze(ctx, t.model, o)
@@ -64,6 +71,9 @@ func (t *Trace) WhatIfGraph(ctx context.Context, opts AnalyzeOptions) (*whatif.G
 		return whatif.FromOpTable(t.ops)
 	case t.res != nil:
 		return nil, errors.New("a Result file holds no step graph: the what-if replay needs the traces, a dataset or an op table")
+	}
+	if err := t.readAll(ctx); err != nil {
+		return nil, err
 	}
 	return analysis.WhatIfGraph(ctx, t.model, t.options(opts))
 }

@@ -36,6 +36,14 @@ type Options struct {
 	// Progress, when set, is called with the bytes read so far and the
 	// bytes in all, from any goroutine.
 	Progress func(done, total int64)
+	// ByRank reads an input that is one dataset directory, or trace files
+	// whose dataset cache entry is warm, rank by rank:
+	// Analyze then holds every rank's events for the cross-rank steps
+	// only, and one rank's whole events at a time (per core) for the rest,
+	// so that its memory grows with the largest rank (docs/memory.md).
+	// AnalyzeDetail and the what-if replay read every event first. Other
+	// inputs are read as without it.
+	ByRank bool
 }
 
 // ErrUnknownSample is what Open's error wraps when Options.Sample names
@@ -99,6 +107,11 @@ func openTraces(ctx context.Context, inputs []string, opts Options) (*Trace, err
 	src := source.Options{StepRegex: opts.StepRegex, Warn: opts.Warn, MaxMemory: opts.MaxMemory, Progress: opts.Progress}
 	if src.Warn == nil {
 		src.Warn = func(string) {}
+	}
+	if opts.ByRank {
+		if t, ok, err := openRanked(inputs, opts, src); ok {
+			return t, err
+		}
 	}
 	if opts.NoCache {
 		t, err := ingest.Load(ctx, inputs, src)

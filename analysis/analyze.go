@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 
@@ -45,7 +46,8 @@ var Steps = []Step{
 
 // run is the state the steps share.
 type run struct {
-	t       *model.Trace
+	t       *model.Trace // the cross-rank steps' trace; instances and peers name its rows
+	src     RankSource   // one rank's events at a time, for the per-rank pass (rankPass)
 	opts    Options
 	layout  layout.Layout
 	inst    []clock.Instance
@@ -74,6 +76,8 @@ type rankRun struct {
 	figs  []measure.Figures // one per analysed step
 	pipe  pipeline.Rank
 	ops   [][]pipeline.Op // per step
+
+	kernels map[int32]kernelSum // by name id, until kernelStats sums the ranks
 }
 
 // Analyze runs every step of Steps on t (which it annotates: communicator
@@ -86,20 +90,52 @@ func Analyze(ctx context.Context, t *model.Trace, opts Options) (*result.Result,
 	return r.res, nil
 }
 
+// AnalyzeRanks is Analyze of a trace t that holds, of every rank's
+// events, only those the cross-rank steps read (model.Events.CrossRank,
+// and of the annotations those StepAnnotation accepts; every table whole), reading each rank's every event from src one rank at
+// a time: the memory it holds grows with the largest rank, not with the
+// job (docs/memory.md). The what-if replay reads every event: with
+// Options.WhatIf it is an error.
+func AnalyzeRanks(ctx context.Context, t *model.Trace, src RankSource, opts Options) (*result.Result, error) {
+	if opts.WhatIf {
+		return nil, errors.New("analysis: the what-if replay needs every rank's events at once")
+	}
+	r := &run{t: t, src: src, opts: opts}
+	if err := r.runSteps(ctx); err != nil {
+		return nil, err
+	}
+	return r.res, nil
+}
+
+// newRun is the state of an analysis of the in-memory trace t: the
+// per-rank pass views its ranks one at a time (fullSource).
+func newRun(t *model.Trace, opts Options) *run {
+	return &run{t: t, src: newFullSource(t), opts: opts}
+}
+
 // analyze runs every step, then build, and returns their shared state.
 func analyze(ctx context.Context, t *model.Trace, opts Options) (*run, error) {
-	r := &run{t: t, opts: opts}
+	r := newRun(t, opts)
+	if err := r.runSteps(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// runSteps runs every step, then build.
+func (r *run) runSteps(ctx context.Context) error {
+	opts := r.opts
 	for _, s := range Steps {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		if opts.Progress != nil {
 			opts.Progress(s.Name)
 		}
 		if err := s.Run(r); err != nil {
-			return nil, fmt.Errorf("analysis: %s: %w", s.Name, err)
+			return fmt.Errorf("analysis: %s: %w", s.Name, err)
 		}
 	}
 	build(r)
-	return r, nil
+	return nil
 }

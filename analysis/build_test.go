@@ -15,7 +15,7 @@ import (
 // Result exists only once build has run, and holds what they found.
 func TestResultNilUntilBuild(t *testing.T) {
 	tr := sampletest.Job(t, "slow-rank").Trace
-	r := &run{t: tr, opts: Options{WhatIf: true}}
+	r := newRun(tr, Options{WhatIf: true})
 	for _, s := range Steps {
 		if err := s.Run(r); err != nil {
 			t.Fatalf("%s: %v", s.Name, err)

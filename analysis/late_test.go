@@ -14,7 +14,7 @@ import (
 // runOn runs every analysis step on tr and returns the run's state.
 func runOn(t *testing.T, tr *model.Trace) *run {
 	t.Helper()
-	r := &run{t: tr}
+	r := newRun(tr, Options{})
 	for _, s := range Steps {
 		if err := s.Run(r); err != nil {
 			t.Fatalf("%s: %v", s.Name, err)

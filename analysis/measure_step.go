@@ -8,24 +8,19 @@ import (
 	"github.com/tpptrace/tpptrace/model"
 )
 
-// measureStep measures every rank that has step windows, in every step,
-// times every collective instance, and lists the kernels by short name.
+// measureStep times every collective instance, measures every rank that
+// has step windows, in every step, one rank's events at a time (rankPass),
+// and lists the kernels by short name.
 func measureStep(r *run) error {
 	r.tm = measure.Collectives(r.t, r.inst, r.off.Of)
-	waits := measure.EventWaits(r.t.Events.Len(), &r.tm)
 	for _, rk := range r.t.Ranks {
 		if _, ok := r.steps.ByRank[rk.Rank]; ok {
 			r.ranks = append(r.ranks, rankRun{rank: rk.Rank, stage: max(int(rk.Coord.PP), 0)})
 		}
 	}
-	parallel(len(r.ranks), func(i int) {
-		rr := &r.ranks[i]
-		rr.act = measure.RankActivity(r.t, rr.rank)
-		rr.act.SplitWaits(r.t, waits)
-		for _, w := range r.steps.ByRank[rr.rank] {
-			rr.figs = append(rr.figs, rr.act.Measure(measure.Interval{Start: w.Start, End: w.End}))
-		}
-	})
+	if err := r.rankPass(r.src); err != nil {
+		return err
+	}
 	r.meas.ranks = make([]result.RankStats, len(r.ranks))
 	for i := range r.ranks {
 		r.meas.ranks[i] = r.rankStats(&r.ranks[i])

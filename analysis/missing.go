@@ -25,9 +25,13 @@ type missing struct {
 
 // findMissing names the ranks the inputs declare but hold no timeline
 // (no event) of: ranks below a declared world size, process-group members
-// without a trace, and ranks only described (an NCCL log's host line).
-func findMissing(t *model.Trace) missing {
-	timed := timedRanks(t)
+// without a trace, and ranks only described (an NCCL log's host line);
+// timed lists the ranks with events.
+func findMissing(t *model.Trace, timedList []int32) missing {
+	timed := make(map[int32]bool, len(timedList))
+	for _, r := range timedList {
+		timed[r] = true
+	}
 	m := missing{declared: int(t.DeclaredWorld()), read: len(timed)}
 	set := map[int]bool{}
 	note := func(r int) bool {
@@ -45,17 +49,6 @@ func findMissing(t *model.Trace) missing {
 	}
 	slices.Sort(m.ranks)
 	return m
-}
-
-// timedRanks is the set of ranks with at least one event.
-func timedRanks(t *model.Trace) map[int32]bool {
-	out := map[int32]bool{}
-	for i, r := range t.Events.Rank {
-		if i == 0 || r != t.Events.Rank[i-1] {
-			out[r] = true
-		}
-	}
-	return out
 }
 
 // declaredLines notes the ranks below each declared size and says, for

@@ -6,18 +6,14 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/result"
 )
 
-// pipelineStep finds each rank's forward/backward ops, votes on the
-// schedule, splits bubbles into fill/drain and steady state, and builds
+// pipelineStep reads each rank's forward/backward ops (found in its pass,
+// rankPass), votes on the schedule, splits bubbles into fill/drain and steady state, and builds
 // the per-stage table.
 func pipelineStep(r *run) error {
 	p := r.prep.layout.PP
 	var votes []pipeline.Schedule
-	var peers map[int]pipeline.Peer
-	if p > 1 {
-		peers = pipeline.MatchPeers(r.t, p, r.stageOf, r.off.Of)
-	}
 	perRank := make([][]pipeline.Schedule, len(r.ranks))
-	parallel(len(r.ranks), func(i int) { perRank[i] = r.rankPipeline(&r.ranks[i], &r.meas.ranks[i], p, peers) })
+	parallel(len(r.ranks), func(i int) { perRank[i] = r.rankPipeline(&r.ranks[i], &r.meas.ranks[i], p) })
 	for _, v := range perRank {
 		votes = append(votes, v...)
 	}
@@ -66,10 +62,9 @@ func (r *run) stageOrder(s, p int) (result.StageOrder, bool) {
 }
 
 // rankPipeline fills one rank's fill/drain split and returns its
-// per-step schedule detections.
-func (r *run) rankPipeline(rr *rankRun, s *result.RankStats, p int, peers map[int]pipeline.Peer) []pipeline.Schedule {
-	g := pipeline.Geometry{Stage: rr.stage, P: p, StageOf: r.stageOf, Peers: peers}
-	rr.pipe = pipeline.ForRank(r.t, rr.rank, g)
+// per-step schedule detections, from the ops its pass found (rankPass).
+func (r *run) rankPipeline(rr *rankRun, s *result.RankStats, p int) []pipeline.Schedule {
+	g := pipeline.Geometry{Stage: rr.stage, P: p, StageOf: r.stageOf}
 	s.PhaseSource = rr.pipe.Cue()
 	var out []pipeline.Schedule
 	var fd, st int64

@@ -14,7 +14,7 @@ import (
 // timeline of, and gives pipeline send/recv kernels without a communicator
 // one, which matching needs.
 func classify(r *run) error {
-	r.missing = findMissing(r.t)
+	r.missing = findMissing(r.t, r.src.TimedRanks())
 	l, err := layout.Infer(r.t, r.opts.Layout)
 	if err != nil {
 		return err
@@ -37,7 +37,7 @@ func align(r *run) error {
 }
 
 func segment(r *run) error {
-	s, err := steps.Find(r.t, r.opts.StepRegex)
+	s, err := steps.FindIn(r.t, r.src, r.opts.StepRegex)
 	if err != nil {
 		return err
 	}

@@ -46,15 +46,20 @@ func (r *run) exposedWaits(in *measure.Timing) int64 {
 
 // rankRun returns the measured state of rank, or nil.
 func (r *run) rankRun(rank int32) *rankRun {
+	i, ok := r.rankIndex()[rank]
+	if !ok {
+		return nil
+	}
+	return &r.ranks[i]
+}
+
+// rankIndex maps a rank to its index in r.ranks, built on first use.
+func (r *run) rankIndex() map[int32]int {
 	if r.byRank == nil {
 		r.byRank = make(map[int32]int, len(r.ranks))
 		for i := range r.ranks {
 			r.byRank[r.ranks[i].rank] = i
 		}
 	}
-	i, ok := r.byRank[rank]
-	if !ok {
-		return nil
-	}
-	return &r.ranks[i]
+	return r.byRank
 }

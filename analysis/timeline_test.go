@@ -13,7 +13,7 @@ import (
 func analyzeRun(t *testing.T, name string) *run {
 	t.Helper()
 	tr := sampletest.Job(t, name).Trace
-	r := &run{t: tr}
+	r := newRun(tr, Options{})
 	for _, s := range Steps {
 		if err := s.Run(r); err != nil {
 			t.Fatalf("%s: %v", s.Name, err)

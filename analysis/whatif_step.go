@@ -14,7 +14,7 @@ import (
 // WhatIfGraph runs the steps the replay needs (classify, align, segment)
 // on t and builds its op graph (analysis/whatif.FromTrace).
 func WhatIfGraph(ctx context.Context, t *model.Trace, opts Options) (*whatif.Graph, error) {
-	r := &run{t: t, opts: opts}
+	r := newRun(t, opts)
 	for _, s := range Steps[:3] {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -142,3 +142,28 @@ func TestRankPartsEndAtRankChanges(t *testing.T) {
 		t.Fatalf("parts of no rows: %v", got)
 	}
 }
+
+// TestRowsRebasesLaunches checks that a rank's view links each kernel to
+// its launch's row within the view, as the whole trace does.
+func TestRowsRebasesLaunches(t *testing.T) {
+	var tr Trace
+	for r := range int32(2) {
+		tr.AddEvent(Event{Rank: r, Stream: -1, Kind: KindRuntime, Start: 0, Dur: 1, Corr: 7, Iter: -1, Micro: -1, Coll: -1})
+		tr.AddEvent(Event{Rank: r, Stream: -1, Kind: KindCompute, Start: 2, Dur: 1, Corr: 7, Iter: -1, Micro: -1, Coll: -1})
+	}
+	tr.Events.Link()
+	v := tr.RankView(1)
+	if v.Events.Len() != 2 || v.Events.Rank[0] != 1 {
+		t.Fatalf("view of rank 1 has %d rows, first rank %v", v.Events.Len(), v.Events.Rank)
+	}
+	if got := v.Events.Launches(0, 2); got[0] != -1 || got[1] != 0 {
+		t.Fatalf("view launches = %v, want [-1 0]", got)
+	}
+	var plain Trace
+	for i := range tr.Events.Len() {
+		plain.AddEvent(tr.Events.At(i))
+	}
+	if got := plain.RankView(1).Events.Launches(0, 2); got[0] != -1 || got[1] != 0 {
+		t.Fatalf("computed view launches = %v, want [-1 0]", got)
+	}
+}

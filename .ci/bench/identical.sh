@@ -6,7 +6,8 @@
 # A performance change must not change a figure. For the bundled sample and a
 # set of generated jobs (every scenario of 'samples list' that is quick, each
 # dialect of the default scenario, nsys, nsys-real, NCCL logs and NVML beside
-# Kineto, the 64-rank big-64 job and a 2-shard dataset of it) it runs
+# Kineto, the 64-rank big-64 job, a 2-shard dataset of it and datasets read rank
+# by rank) it runs
 # 'analyze --json --no-cache' with both binaries, from the cache too (a cold
 # run, then a warm one), and 'breakdown --json', and compares the outputs byte
 # for byte (the Result's "tool" line aside, which names the binary's version).
@@ -77,4 +78,13 @@ same "big-64 whatif" analyze --json --no-cache --whatif "$work/big"
 "$old" ingest --shard 0/2 "$work/big" -o "$work/big.ds" >/dev/null 2>&1
 "$old" ingest --shard 1/2 "$work/big" -o "$work/big.ds" >/dev/null 2>&1
 same "big-64 2 shards" analyze --json "$work/big.ds"
+"$old" ingest "$work/big" -o "$work/big.one" >/dev/null 2>&1
+same "big-64 dataset" analyze --json "$work/big.one"
+same "big-64 dataset whatif" analyze --json --whatif "$work/big.one"
+for sc in p2p-nometa cut-last-step; do
+	job "$sc" --scenario "$sc"
+	"$old" ingest "$work/$sc" -o "$work/$sc.ds" >/dev/null 2>&1
+	same "$sc dataset" analyze --json "$work/$sc.ds"
+	rm -rf "$work/$sc" "$work/$sc.ds"
+done
 exit $fail

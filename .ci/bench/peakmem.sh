@@ -7,14 +7,17 @@
 # events per rank; --tp 8 --dp 128 is the 4,096-rank job of
 # docs/performance.md, give TP=8 in the environment for it), runs
 # 'analyze --json --no-cache' on the folder and, with SHARDS=N (default 4),
-# on a dataset ingested as N shards, under /usr/bin/time -v, and prints one
-# line per run: ranks, events, peak RSS in MiB, wall seconds. The jobs are
+# on a dataset ingested as N shards, and with DATASET=1 (the default) on one
+# dataset ('ingest -o', which analyze reads rank by rank: docs/memory.md),
+# under /usr/bin/time -v, and prints one line per run: ranks, events, peak
+# RSS in MiB, wall time, CPU seconds (user + system). The jobs are
 # written under ${TMPDIR:-/tmp} and deleted after. TPPTRACE is the binary
 # (default: tpptrace on PATH). Needs GNU time (/usr/bin/time -v).
 set -eu
 bin=${TPPTRACE:-tpptrace}
 tp=${TP:-4}
 shards=${SHARDS:-4}
+one=${DATASET:-1}
 [ $# -gt 0 ] || set -- 4 16 64
 work=$(mktemp -d "${TMPDIR:-/tmp}/peakmem.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -27,7 +30,8 @@ measure() {
 	events=$(sed -n 's/^read [0-9]* ranks, \([0-9]*\) events.*/\1/p' "$work/time.txt")
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
 	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time.txt")
-	printf '%-8s %6d ranks %10s events %7d MiB %s\n' "$label" "$ranks" "$events" $((rss / 1024)) "$wall"
+	cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.1f", s}' "$work/time.txt")
+	printf '%-8s %6d ranks %10s events %7d MiB %s wall %s CPU-s\n' "$label" "$ranks" "$events" $((rss / 1024)) "$wall" "$cpu"
 }
 
 for dp in "$@"; do
@@ -43,6 +47,11 @@ for dp in "$@"; do
 		done
 		measure sharded "$work/ds"
 		rm -rf "$work/ds"
+	fi
+	if [ "$one" -gt 0 ]; then
+		"$bin" ingest "$job" -o "$work/one" >/dev/null 2>&1
+		measure dataset "$work/one"
+		rm -rf "$work/one"
 	fi
 	rm -rf "$job"
 done

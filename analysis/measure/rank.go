@@ -1,6 +1,7 @@
 package measure
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/tpptrace/tpptrace/model"
@@ -61,15 +62,26 @@ func RankActivity(t *model.Trace, r int32) Activity {
 }
 
 func newActivity(r int32, comp, mem, all []Interval, comm [NAxes][]Interval) Activity {
-	a := Activity{Rank: r, Compute: Normalize(comp), Memcpy: Normalize(mem), All: Normalize(all)}
+	a := Activity{Rank: r, Compute: kept(Normalize(comp)), Memcpy: kept(Normalize(mem)), All: kept(Normalize(all))}
 	a.Busy = a.Compute
 	for ax := range comm {
-		a.Comm[ax] = Normalize(comm[ax])
+		a.Comm[ax] = kept(Normalize(comm[ax]))
 		if model.Axis(ax) != model.AxisPP {
 			a.Busy = Union(a.Busy, a.Comm[ax])
 		}
 	}
+	a.Busy = kept(a.Busy)
 	return a
+}
+
+// kept is s in an array of its own length: an Activity outlives its rank's
+// events (the analysis keeps one per rank, docs/memory.md), and the arrays
+// Normalize and Union return are as long as their inputs.
+func kept(s Set) Set {
+	if cap(s) == len(s) {
+		return s
+	}
+	return slices.Clone(s)
 }
 
 // AxisOf returns the axis of communication event i: its communicator's

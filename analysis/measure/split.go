@@ -36,6 +36,6 @@ func (a *Activity) SplitWaits(t *model.Trace, waits []int64) {
 		xs[ax] = append(xs[ax], Interval{min(ev.Start[i]+w, end), end})
 	}
 	for ax := range xs {
-		a.Transfer[ax] = Normalize(xs[ax])
+		a.Transfer[ax] = kept(Normalize(xs[ax]))
 	}
 }

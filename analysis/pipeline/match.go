@@ -36,7 +36,18 @@ type end struct {
 // aligned clock (off: a rank's clock minus the reference), within 50 µs.
 // stageOf gives each rank's stage, p the number of stages.
 func MatchPeers(t *model.Trace, p int, stageOf func(int32) int, off func(int32) int64) map[int]Peer {
-	ends := unmatched(t, stageOf, off)
+	m, _ := MatchPeersIn(t, t.Ranked(), p, stageOf, off)
+	return m
+}
+
+// MatchPeersIn is MatchPeers reading the PP kernels from t and, for each
+// rank that has one without a direction, its compute kernels from src
+// (docs/memory.md); the map is keyed by row of t. The error is src's.
+func MatchPeersIn(t *model.Trace, src model.RankSource, p int, stageOf func(int32) int, off func(int32) int64) (map[int]Peer, error) {
+	ends, err := unmatched(t, src, stageOf, off)
+	if err != nil {
+		return nil, err
+	}
 	type cand struct {
 		a, b int
 		d    int64
@@ -68,7 +79,7 @@ func MatchPeers(t *model.Trace, p int, stageOf func(int32) int, off func(int32) 
 			out[tr.down.row] = Peer{Send: !tr.act, PeerStage: tr.up.stage}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // linkKey is one link of a pipeline: the group and the upstream and
@@ -137,8 +148,8 @@ func orient(trs []transfer) {
 }
 
 // unmatched lists the PP kernels whose direction the trace does not say,
-// by aligned end.
-func unmatched(t *model.Trace, stageOf func(int32) int, off func(int32) int64) []end {
+// by aligned end; a rank's compute kernels come from src.
+func unmatched(t *model.Trace, src model.RankSource, stageOf func(int32) int, off func(int32) int64) ([]end, error) {
 	var out []end
 	for _, rk := range t.Ranks {
 		s := stageOf(rk.Rank)
@@ -150,6 +161,7 @@ func unmatched(t *model.Trace, stageOf func(int32) int, off func(int32) int64) [
 		lo, hi := t.Events.RankRange(rk.Rank)
 		o := off(rk.Rank)
 		var cs, ce []int64 // the rank's compute starts and ends, read at its first unmatched kernel
+		read := false
 		for i := lo; i < hi; i++ {
 			if t.Events.Kind[i] != model.KindComm || measure.AxisOf(t, i) != model.AxisPP {
 				continue
@@ -157,15 +169,20 @@ func unmatched(t *model.Trace, stageOf func(int32) int, off func(int32) int64) [
 			if _, _, ok := direction(t, i, rk.Rank); ok {
 				continue
 			}
-			if cs == nil {
-				cs, ce = computeStarts(t, lo, hi), computeEnds(t, lo, hi)
+			if !read {
+				read = true
+				v, err := src.RankEvents(rk.Rank)
+				if err != nil {
+					return nil, err
+				}
+				cs, ce = computeStarts(v, 0, v.Events.Len()), computeEnds(v, 0, v.Events.Len())
 			}
 			st, en := t.Events.Start[i], t.Events.Start[i]+t.Events.Dur[i]
 			out = append(out, end{i, rk.Rank, s, g, st - o, en - o, resume(cs, en), waited(cs, ce, en)})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b end) int { return cmp.Compare(a.end, b.end) })
-	return out
+	return out, nil
 }
 
 // neighbours reports whether a and b are on adjacent stages (in the ring of

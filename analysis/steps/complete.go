@@ -39,13 +39,13 @@ func keepComplete(found map[int32][]Window, ranks []int32) Steps {
 // some rank: a kernel launched in its window is missing from the trace, or
 // its GPU work runs to or past the window's end (a complete step ends with a
 // host synchronisation after its GPU work).
-func dropCutLast(t *model.Trace, s *Steps) {
+func dropCutLast(v *views, s *Steps) {
 	if len(s.Iters) == 0 {
 		return
 	}
 	last := len(s.Iters) - 1
 	for r, ws := range s.ByRank {
-		if cutShort(t, r, ws[last]) {
+		if cutShort(v.of(r), r, ws[last]) {
 			s.Dropped = append(s.Dropped, s.Iters[last])
 			slices.Sort(s.Dropped)
 			s.Iters = s.Iters[:last]

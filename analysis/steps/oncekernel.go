@@ -17,13 +17,14 @@ import (
 // runs on the most ranks (the optimizer's). Step k ends with the GPU
 // work that runs on after burst k (tailEnd); window k is [end of step k−1,
 // end of step k), as in period.
-func kernelPeriod(t *model.Trace) map[int32][]Window {
-	name, ok := onceKernel(t)
+func kernelPeriod(v *views, ranks []int32) map[int32][]Window {
+	name, ok := onceKernel(v, ranks)
 	if !ok {
 		return nil
 	}
 	out := map[int32][]Window{}
-	for _, r := range activeRanks(t) {
+	for _, r := range ranks {
+		t := v.of(r)
 		ends := stepEnds(t, r, bursts(nameKernels(t, r, name)))
 		for k := 1; k < len(ends); k++ {
 			out[r] = append(out[r], Window{Iter: int32(k), Start: ends[k-1], End: ends[k]})
@@ -33,10 +34,10 @@ func kernelPeriod(t *model.Trace) map[int32][]Window {
 }
 
 // onceKernel picks the once-per-step kernel name (kernelPeriod).
-func onceKernel(t *model.Trace) (int32, bool) {
+func onceKernel(v *views, ranks []int32) (int32, bool) {
 	type score struct{ ranks, bursts int }
 	best, bestName := score{}, int32(-1)
-	for name, per := range burstCounts(t) {
+	for name, per := range burstCounts(v, ranks) {
 		if slices.Min(per) < 3 {
 			continue
 		}
@@ -50,9 +51,10 @@ func onceKernel(t *model.Trace) (int32, bool) {
 
 // burstCounts lists, per compute kernel name, its burst count on each
 // rank that runs it.
-func burstCounts(t *model.Trace) map[int32][]int {
+func burstCounts(v *views, ranks []int32) map[int32][]int {
 	out := map[int32][]int{}
-	for _, r := range activeRanks(t) {
+	for _, r := range ranks {
+		t := v.of(r)
 		by := map[int32][]span{}
 		ev := &t.Events
 		lo, hi := ev.RankRange(r)

@@ -19,14 +19,14 @@ import (
 // the first step's end (iteration 0) is incomplete and dropped. Ranks that
 // disagree on the number of bursts keep the common prefix. It returns the
 // axis used.
-func period(t *model.Trace) (map[int32][]Window, model.Axis) {
+func period(t *model.Trace, v *views, ranks []int32) (map[int32][]Window, model.Axis) {
 	axis := syncAxis(t)
 	if axis == model.AxisUnknown {
 		return nil, axis
 	}
 	out := map[int32][]Window{}
-	for _, r := range activeRanks(t) {
-		ends := stepEnds(t, r, burstsOf(t, r, axis))
+	for _, r := range ranks {
+		ends := stepEnds(v.of(r), r, burstsOf(t, r, axis))
 		for k := 1; k < len(ends); k++ {
 			out[r] = append(out[r], Window{Iter: int32(k), Start: ends[k-1], End: ends[k]})
 		}

@@ -39,17 +39,29 @@ type Steps struct {
 // event inside an analysed window (-1 elsewhere). It never fails on a
 // well-formed trace; the error is reserved for inputs it cannot read.
 func Find(t *model.Trace, re *regexp.Regexp) (Steps, error) {
-	ranks := activeRanks(t)
-	found, method, from := detect(t, re)
+	return FindIn(t, t.Ranked(), re)
+}
+
+// FindIn is Find reading each rank's every event from src, one rank at a
+// time, and from t only the communication kernels and the CPU range
+// annotations (t may hold only those, with every table: docs/memory.md).
+// It labels Events.Iter of t's events.
+func FindIn(t *model.Trace, src model.RankSource, re *regexp.Regexp) (Steps, error) {
+	v := &views{src: src}
+	ranks := src.TimedRanks()
+	found, method, from := detect(t, v, ranks, re)
 	s := keepComplete(found, ranks)
 	s.Method, s.From = method, from
 	if method == "profiler-step" || method == "annotation" || method == "regex" {
-		dropCutLast(t, &s)
+		dropCutLast(v, &s)
 	}
 	if len(s.Iters) == 0 && method != "whole" {
-		w := keepComplete(whole(t, ranks), ranks)
+		w := keepComplete(whole(v, ranks), ranks)
 		w.Method, w.From, w.Dropped = "whole", "whole-trace", s.Dropped
 		s = w
+	}
+	if v.err != nil {
+		return Steps{}, v.err
 	}
 	assignIters(t, s)
 	return s, nil
@@ -57,7 +69,7 @@ func Find(t *model.Trace, re *regexp.Regexp) (Steps, error) {
 
 // detect returns every rank's candidate windows by the first method that
 // finds any, the method and what found them.
-func detect(t *model.Trace, re *regexp.Regexp) (map[int32][]Window, string, string) {
+func detect(t *model.Trace, v *views, ranks []int32, re *regexp.Regexp) (map[int32][]Window, string, string) {
 	if re != nil {
 		if w := annotated(t, re); len(w) > 0 {
 			return w, "regex", "step-regex"
@@ -70,32 +82,24 @@ func detect(t *model.Trace, re *regexp.Regexp) (map[int32][]Window, string, stri
 		}
 		return w, method, "annotations:" + family
 	}
-	if w, axis := period(t); len(w) > 0 {
+	if w, axis := period(t, v, ranks); len(w) > 0 {
 		return w, "period", strings.ToLower(axis.String()) + "-sync-period"
 	}
-	if w := kernelPeriod(t); len(w) > 0 {
+	if w := kernelPeriod(v, ranks); len(w) > 0 {
 		return w, "period", "kernel-period"
 	}
-	return whole(t, activeRanks(t)), "whole", "whole-trace"
-}
-
-// activeRanks lists the ranks that have events, ascending.
-func activeRanks(t *model.Trace) []int32 {
-	var out []int32
-	for _, r := range t.Ranks {
-		if lo, hi := t.Events.RankRange(r.Rank); hi > lo {
-			out = append(out, r.Rank)
-		}
-	}
-	return out
+	return whole(v, ranks), "whole", "whole-trace"
 }
 
 // whole gives each rank one window, iteration 0, spanning all its events.
-func whole(t *model.Trace, ranks []int32) map[int32][]Window {
+func whole(v *views, ranks []int32) map[int32][]Window {
 	out := map[int32][]Window{}
-	ev := &t.Events
 	for _, r := range ranks {
+		ev := &v.of(r).Events
 		lo, hi := ev.RankRange(r)
+		if hi <= lo {
+			continue // a read error (views.err)
+		}
 		w := Window{Iter: 0, Start: ev.Start[lo], End: ev.Start[lo]}
 		for i := lo; i < hi; i++ {
 			w.End = max(w.End, ev.Start[i]+ev.Dur[i])

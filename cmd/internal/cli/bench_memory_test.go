@@ -4,34 +4,40 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/kinetow"
 )
 
 // BenchmarkAnalyzePeakMemory runs 'tpptrace analyze --no-cache' on big-64
-// jobs of 16, 64 and 256 ranks (--dp 1, 4, 16) and reports the peak of the
-// live heap (as of each collection) and of the heap's objects (live and not
-// yet collected) during the run, per op and per event: how analysis memory
-// grows with the job. .ci/bench/peakmem.sh measures peak RSS of the binary for
-// bigger jobs.
+// jobs of 16, 64 and 256 ranks (--dp 1, 4, 16), as Kineto traces (folder)
+// and as one dataset (read rank by rank: docs/memory.md), and reports the
+// peak of the live heap (as of each collection) and of the heap's objects
+// (live and not yet collected) during the run, per op and per event: how
+// analysis memory grows with the job. .ci/bench/peakmem.sh measures peak
+// RSS of the binary for bigger jobs.
 func BenchmarkAnalyzePeakMemory(b *testing.B) {
 	for _, dp := range []int{1, 4, 16} {
-		b.Run(fmt.Sprintf("ranks=%d", 16*dp), func(b *testing.B) { benchPeak(b, dp) })
+		for _, form := range []string{"folder", "dataset"} {
+			b.Run(fmt.Sprintf("ranks=%d/%s", 16*dp, form), func(b *testing.B) { benchPeak(b, dp, form == "dataset") })
+		}
 	}
 }
 
-func benchPeak(b *testing.B, dp int) {
-	dir, events := bigJobDir(b, dp)
+func benchPeak(b *testing.B, dp int, asDataset bool) {
+	dir, events := bigJobDir(b, dp, asDataset)
 	env := &Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
 	var live, objects uint64
 	for b.Loop() {
 		runtime.GC()
+		runtime.GC() // the second empties sync.Pools, which hold the job writers' buffers
 		stop := samplePeaks()
 		code := Run(context.Background(), []string{"analyze", "--no-cache", dir}, env)
 		l, o := stop()
@@ -73,8 +79,9 @@ func samplePeaks() (stop func() (live, objects uint64)) {
 }
 
 // bigJobDir writes big-64 with the given DP size (16·dp ranks) once per
-// benchmark and returns its directory and event count.
-func bigJobDir(b *testing.B, dp int) (string, int) {
+// benchmark, as Kineto traces or as a dataset, and returns its directory
+// and event count.
+func bigJobDir(b *testing.B, dp int, asDataset bool) (string, int) {
 	b.Helper()
 	cfg, err := samples.Lookup("big-64")
 	if err != nil {
@@ -86,7 +93,13 @@ func bigJobDir(b *testing.B, dp int) (string, int) {
 		b.Fatal(err)
 	}
 	dir := b.TempDir()
-	if err := kinetow.WriteDir(dir, job); err != nil {
+	if asDataset {
+		dir = filepath.Join(dir, "ds")
+		err = dataset.Write(dir, job.Trace, dataset.Manifest{})
+	} else {
+		err = kinetow.WriteDir(dir, job)
+	}
+	if err != nil {
 		b.Fatal(err)
 	}
 	return dir, job.Trace.Events.Len()

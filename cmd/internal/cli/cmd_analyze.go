@@ -174,6 +174,7 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	in.byRank = true // the Result is all analyze prints
 	res, _, err := in.load(ctx, env, fs.Args())
 	if err != nil {
 		return err

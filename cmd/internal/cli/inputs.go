@@ -33,6 +33,10 @@ type inputFlags struct {
 	onStep     func(step string)
 	keepDetail bool
 	detail     *analysis.Detail
+
+	// byRank reads a dataset rank by rank (tpptrace.Options.ByRank): for
+	// commands that print the Result only.
+	byRank bool
 }
 
 func (in *inputFlags) register(fs *flag.FlagSet) {
@@ -94,7 +98,7 @@ func (in *inputFlags) open(ctx context.Context, env *Env, args []string, stepRe 
 	var src source.Options
 	stop := startProgress(env, &src)
 	opts := tpptrace.Options{Sample: in.sample, StepRegex: stepRe, NoCache: in.noCache, MaxMemory: in.mem.bytes(),
-		Warn: warns.add, Progress: src.Progress}
+		Warn: warns.add, Progress: src.Progress, ByRank: in.byRank && !in.whatif && !in.keepDetail}
 	if in.onRead != nil {
 		opts.Progress = in.onRead
 	}
@@ -109,7 +113,7 @@ func (in *inputFlags) open(ctx context.Context, env *Env, args []string, stepRe 
 		return nil, err
 	case in.sample == "" && tr.Model() != nil:
 		t := tr.Model()
-		fmt.Fprintf(env.Stderr, "read %s, %s in %s\n", plural(len(t.Ranks), "rank"), plural(t.Events.Len(), "event"), time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(env.Stderr, "read %s, %s in %s\n", plural(len(t.Ranks), "rank"), plural(tr.EventCount(), "event"), time.Since(start).Round(time.Millisecond))
 		warnPositioned(env, t)
 	}
 	return tr, nil

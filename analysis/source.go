@@ -1,0 +1,102 @@
+package analysis
+
+import (
+	"regexp"
+
+	"github.com/tpptrace/tpptrace/analysis/pipeline"
+	"github.com/tpptrace/tpptrace/analysis/steps"
+	"github.com/tpptrace/tpptrace/model"
+)
+
+// RankSource hands the per-rank steps one rank's events at a time
+// (docs/memory.md): the cross-rank steps read the run's trace (r.t), whose
+// rows the collective instances and the pipeline peers name; the per-rank
+// pass, and the parts of segment that need a rank's every event, read each
+// rank's events alone. A rank's events carry the collective (Events.Coll)
+// that the run's trace has for the same event: classify may change it.
+type RankSource interface {
+	model.RankSource
+	// Local maps a row of the run's trace to the row of the same event in
+	// its rank's events (RankEvents).
+	Local(row int32) int32
+}
+
+// StepAnnotation says which CPU range annotations the cross-rank steps
+// read, by name: step ranges (steps.StepLike) and, with re (the step
+// regexp, Options.StepRegex), the ranges re matches. A trace for
+// AnalyzeRanks may leave the other annotations out (docs/memory.md).
+func StepAnnotation(re *regexp.Regexp) func(name string) bool {
+	return func(name string) bool {
+		if _, _, ok := steps.StepLike(name); ok {
+			return true
+		}
+		return re != nil && re.MatchString(name)
+	}
+}
+
+// fullSource is the in-memory trace holding every rank's events: a rank's
+// view is its rows of the columns (model.Trace.RankView), no copy.
+type fullSource struct {
+	model.RankSource
+	t     *model.Trace
+	first map[int32]int32 // rank -> its first row
+}
+
+func newFullSource(t *model.Trace) *fullSource {
+	s := &fullSource{RankSource: t.Ranked(), t: t, first: make(map[int32]int32, len(t.Ranks))}
+	for _, rk := range t.Ranks {
+		lo, _ := t.Events.RankRange(rk.Rank)
+		s.first[rk.Rank] = int32(lo)
+	}
+	return s
+}
+
+func (s *fullSource) Local(row int32) int32 { return row - s.first[s.t.Events.Rank[row]] }
+
+// rankIn is what the cross-rank steps hand one rank's pass, by row of the
+// rank's view: its collective members' waits and what MatchPeers learnt of
+// its PP transfers.
+type rankIn struct {
+	waits []rowWait
+	peers map[int]pipeline.Peer
+}
+
+type rowWait struct {
+	row  int32
+	wait int64
+}
+
+// rankInputs splits the instance members' waits and the peers, both keyed
+// by row of the run's trace, into one rankIn per entry of r.ranks.
+func (r *run) rankInputs(src RankSource, peers map[int]pipeline.Peer) []rankIn {
+	in := make([]rankIn, len(r.ranks))
+	index := r.rankIndex()
+	for _, m := range r.tm.Members {
+		if i, ok := index[m.Rank]; ok {
+			in[i].waits = append(in[i].waits, rowWait{src.Local(m.Event), max(m.Wait, 0)})
+		}
+	}
+	for row, p := range peers {
+		i, ok := index[r.t.Events.Rank[row]]
+		if !ok {
+			continue
+		}
+		if in[i].peers == nil {
+			in[i].peers = map[int]pipeline.Peer{}
+		}
+		in[i].peers[int(src.Local(int32(row)))] = p
+	}
+	return in
+}
+
+// eventWaits is measure.EventWaits for a rank's view of n rows: a later
+// member of the same row overwrites an earlier one, as there.
+func (in *rankIn) eventWaits(n int) []int64 {
+	w := make([]int64, n)
+	for _, x := range in.waits {
+		if int(x.row) < n {
+			w[x.row] = x.wait
+		}
+	}
+	return w
+}

@@ -1,0 +1,98 @@
+package tpptrace
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/tpptrace/tpptrace/ingest/dataset"
+	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/kinetow"
+)
+
+// datasetOf writes the named scenario as a dataset and returns its folder.
+func datasetOf(t *testing.T, name string) string {
+	t.Helper()
+	cfg, err := samples.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := samples.Simulate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), name)
+	if err := dataset.Write(dir, job.Trace, dataset.Manifest{}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestByRankEqualsWhole: a dataset read rank by rank gives the Result of
+// the dataset read whole, for step ranges with a cut last step, p2p
+// without metadata and the DP-sync period; a second analysis too; and
+// the what-if replay, which reads every event first.
+func TestByRankEqualsWhole(t *testing.T) {
+	for _, name := range []string{"default", "cut-last-step", "p2p-nometa", "late-rank"} {
+		dir := datasetOf(t, name)
+		whole, want := analyzed(t, []string{dir}, Options{}, AnalyzeOptions{})
+		ranked, got := analyzed(t, []string{dir}, Options{ByRank: true}, AnalyzeOptions{})
+		if ranked.ranked == nil || ranked.Model().Events.Len() >= whole.Model().Events.Len() {
+			t.Fatalf("%s: ByRank read every event (%d of %d)", name, ranked.Model().Events.Len(), whole.Model().Events.Len())
+		}
+		if ranked.EventCount() != whole.EventCount() {
+			t.Errorf("%s: EventCount %d, want %d", name, ranked.EventCount(), whole.EventCount())
+		}
+		if !bytes.Equal(jsonOf(t, got), jsonOf(t, want)) {
+			t.Errorf("%s: the Result read rank by rank differs from the whole read's", name)
+		}
+		again, err := ranked.Analyze(context.Background(), AnalyzeOptions{})
+		if err != nil || !bytes.Equal(jsonOf(t, again), jsonOf(t, want)) {
+			t.Errorf("%s: a second analysis rank by rank differs (%v)", name, err)
+		}
+	}
+}
+
+func TestByRankWhatIfReadsEveryEvent(t *testing.T) {
+	dir := datasetOf(t, "slow-rank")
+	_, want := analyzed(t, []string{dir}, Options{}, AnalyzeOptions{WhatIf: true})
+	ranked, got := analyzed(t, []string{dir}, Options{ByRank: true}, AnalyzeOptions{WhatIf: true})
+	if ranked.ranked != nil {
+		t.Error("the what-if replay left the trace read rank by rank")
+	}
+	if got.WhatIf == nil || !bytes.Equal(jsonOf(t, got), jsonOf(t, want)) {
+		t.Error("--whatif of a dataset opened ByRank differs from the whole read's")
+	}
+}
+
+// TestByRankWarmCache: trace files whose cache entry is warm are read rank
+// by rank from it, with the Result of the whole read; the cold read is a
+// whole one (it writes the entry).
+func TestByRankWarmCache(t *testing.T) {
+	cfg, err := samples.Lookup("slow-rank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := samples.Simulate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "job")
+	if err := kinetow.WriteDir(dir, job); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	cold, want := analyzed(t, []string{dir}, Options{CacheDir: cache, ByRank: true}, AnalyzeOptions{})
+	if cold.ranked != nil {
+		t.Fatal("a cold read was read rank by rank")
+	}
+	cold.Close()
+	warm, got := analyzed(t, []string{dir}, Options{CacheDir: cache, ByRank: true}, AnalyzeOptions{})
+	if warm.ranked == nil {
+		t.Fatal("the warm read was not read rank by rank")
+	}
+	if !bytes.Equal(jsonOf(t, got), jsonOf(t, want)) {
+		t.Error("the warm Result read rank by rank differs from the cold one")
+	}
+}
