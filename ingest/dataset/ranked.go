@@ -22,6 +22,7 @@ type Ranked struct {
 	local []int32           // row of Trace -> its row in its rank's events file
 	ids   map[int32][]int32 // rank -> its file's name ids in Trace.Names
 	timed []int32
+	count map[int32]int64 // rank -> its file's rows, as the manifest says
 
 	annotation func(name string) bool // which annotations to keep; nil: all
 }
@@ -40,7 +41,10 @@ func ReadRanked(dir string, annotation func(name string) bool) (*Ranked, Manifes
 	if err := readTables(dir, t, m, false); err != nil {
 		return nil, Manifest{}, fmt.Errorf("reading dataset: %w", err)
 	}
-	rk := &Ranked{Trace: t, dir: dir, m: m, ids: map[int32][]int32{}, annotation: annotation}
+	rk := &Ranked{Trace: t, dir: dir, m: m, ids: map[int32][]int32{}, count: map[int32]int64{}, annotation: annotation}
+	for i, n := range rankCounts(m, m.Ranks) {
+		rk.count[m.Ranks[i]] = n
+	}
 	if err := rk.readCross(); err != nil {
 		return nil, Manifest{}, fmt.Errorf("reading dataset: %w", err)
 	}
@@ -49,7 +53,7 @@ func ReadRanked(dir string, annotation func(name string) bool) (*Ranked, Manifes
 	}
 	t.Events.Link()
 	for _, r := range t.Ranks {
-		if rankCount(m, r.Rank) > 0 {
+		if rk.count[r.Rank] > 0 {
 			rk.timed = append(rk.timed, r.Rank)
 		}
 	}
@@ -68,7 +72,7 @@ func (rk *Ranked) readCross() error {
 		for i := range chunks {
 			g.Go(func() (err error) {
 				r := ranks[a+i]
-				chunks[i], err = readEventFile(EventsPath(rk.dir, r), r, rankCount(rk.m, r), false)
+				chunks[i], err = rk.readFile(r)
 				return err
 			})
 		}
@@ -129,7 +133,7 @@ func (rk *Ranked) RankEvents(rank int32) (*model.Trace, error) {
 	if !ok {
 		return &model.Trace{}, nil
 	}
-	c, err := readEventFile(EventsPath(rk.dir, rank), rank, rankCount(rk.m, rank), false)
+	c, err := rk.readFile(rank)
 	if err != nil {
 		return nil, fmt.Errorf("reading dataset: %w", err)
 	}
@@ -144,6 +148,17 @@ func (rk *Ranked) RankEvents(rank int32) (*model.Trace, error) {
 	}
 	v.Events.Link()
 	return &v, nil
+}
+
+// readFile decodes rank's events file, which must hold the rows the
+// manifest says, into a chunk of its own.
+func (rk *Ranked) readFile(rank int32) (*chunk, error) {
+	n, ok := rk.count[rank]
+	if !ok {
+		n = -1
+	}
+	c := &chunk{}
+	return c, readEventFile(EventsPath(rk.dir, rank), rank, n, false, c)
 }
 
 // renumberNames turns the name ids of one file's events into the trace's.
