@@ -17,10 +17,10 @@ import (
 // false, with nothing read, for other inputs.
 func openRanked(inputs []string, opts Options, src source.Options) (*Trace, bool, error) {
 	step := analysis.StepAnnotation(opts.StepRegex)
-	rk, ok, err := ingest.LoadRanked(inputs, step)
+	rk, ok, err := ingest.LoadRanked(inputs, opts.ByRankMinEvents, step)
 	full := func(ctx context.Context) (*model.Trace, error) { return ingest.Load(ctx, inputs, src) }
 	if !ok && !opts.NoCache {
-		rk, ok = ingest.LoadRankedCached(inputs, src, opts.CacheDir, step)
+		rk, ok = ingest.LoadRankedCached(inputs, src, opts.CacheDir, opts.ByRankMinEvents, step)
 		full = func(ctx context.Context) (*model.Trace, error) {
 			return ingest.LoadCached(ctx, inputs, src, opts.CacheDir)
 		}

@@ -96,3 +96,21 @@ func TestByRankWarmCache(t *testing.T) {
 		t.Error("the warm Result read rank by rank differs from the cold one")
 	}
 }
+
+// TestByRankMinEvents: ByRank reads a dataset rank by rank only from
+// ByRankMinEvents events on; a smaller one is read whole.
+func TestByRankMinEvents(t *testing.T) {
+	dir := datasetOf(t, "default")
+	whole, _ := analyzed(t, []string{dir}, Options{}, AnalyzeOptions{})
+	n := int64(whole.EventCount())
+	cases := []struct {
+		min    int64
+		ranked bool
+	}{{0, true}, {n, true}, {n + 1, false}}
+	for _, c := range cases {
+		tr, _ := analyzed(t, []string{dir}, Options{ByRank: true, ByRankMinEvents: c.min}, AnalyzeOptions{})
+		if got := tr.ranked != nil; got != c.ranked {
+			t.Errorf("ByRankMinEvents %d of %d events: read rank by rank %v, want %v", c.min, n, got, c.ranked)
+		}
+	}
+}

@@ -44,7 +44,18 @@ type Options struct {
 	// AnalyzeDetail and the what-if replay read every event first. Other
 	// inputs are read as without it.
 	ByRank bool
+	// ByRankMinEvents limits ByRank to a dataset (or cache entry) holding
+	// at least this many events, as its manifest counts them; smaller ones
+	// are read whole, which is faster (each rank's file is decoded once,
+	// not two or three times). 0 reads every one rank by rank.
+	// ByRankAuto is the command's default.
+	ByRankMinEvents int64
 }
+
+// ByRankAuto is the smallest job, in events, that `tpptrace analyze` reads
+// rank by rank by default (--by-rank auto): read whole, such a job needs
+// about 320 MiB (docs/memory.md); below it the whole read is faster.
+const ByRankAuto = 2_000_000
 
 // ErrUnknownSample is what Open's error wraps when Options.Sample names
 // no bundled scenario.

@@ -21,6 +21,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/identical.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export XDG_CACHE_HOME="$work/cache"
 fail=0
+newargs= # extra flags for the new binary's subcommand only (set per case below)
 
 # strip drops the lines that name the binary.
 strip() { grep -v '"tool":' "$1" || true; }
@@ -31,7 +32,10 @@ same() {
 	shift
 	rc=0
 	"$old" "$@" >"$work/old.out" 2>"$work/old.err" || rc=$?
-	"$new" "$@" >"$work/new.out" 2>"$work/new.err" || rc=$((rc + $?))
+	# the new binary gets $newargs after the subcommand
+	sub=$1
+	shift
+	"$new" "$sub" $newargs "$@" >"$work/new.out" 2>"$work/new.err" || rc=$((rc + $?))
 	if [ "$rc" -ne 0 ] || [ ! -s "$work/old.out" ]; then
 		printf 'FAILED  %s\n' "$label"
 		tail -3 "$work/old.err" "$work/new.err"
@@ -79,12 +83,22 @@ same "big-64 whatif" analyze --json --no-cache --whatif "$work/big"
 "$old" ingest --shard 1/2 "$work/big" -o "$work/big.ds" >/dev/null 2>&1
 same "big-64 2 shards" analyze --json "$work/big.ds"
 "$old" ingest "$work/big" -o "$work/big.one" >/dev/null 2>&1
-same "big-64 dataset" analyze --json "$work/big.one"
+# Datasets: small ones are read whole unless --by-rank on; when the new
+# binary has the flag, it reads them rank by rank against the old one's read.
+ranked=
+if "$new" analyze --help 2>&1 | grep -q -- '-by-rank'; then
+	ranked="--by-rank on"
+fi
+newargs=$ranked
+same "big-64 dataset${ranked:+ (new: by rank)}" analyze --json "$work/big.one"
 same "big-64 dataset whatif" analyze --json --whatif "$work/big.one"
+newargs=
 for sc in p2p-nometa cut-last-step; do
 	job "$sc" --scenario "$sc"
 	"$old" ingest "$work/$sc" -o "$work/$sc.ds" >/dev/null 2>&1
-	same "$sc dataset" analyze --json "$work/$sc.ds"
+	newargs=$ranked
+	same "$sc dataset${ranked:+ (new: by rank)}" analyze --json "$work/$sc.ds"
+	newargs=
 	rm -rf "$work/$sc" "$work/$sc.ds"
 done
 exit $fail

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -91,4 +92,28 @@ func lineWith(s, sub string) string {
 		}
 	}
 	return ""
+}
+
+// TestAnalyzeByRankFlag: --by-rank takes auto, on and off, and each gives
+// the same Result of a dataset; anything else is a usage error.
+func TestAnalyzeByRankFlag(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	if code, _, stderr := execCLI(t, "ingest", filepath.Join("..", "..", "..", "samples", "default"), "-o", dir); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	var want string
+	for _, mode := range []string{"auto", "on", "off"} {
+		code, out, stderr := execCLI(t, "analyze", "--json", "--by-rank", mode, dir)
+		if code != 0 {
+			t.Fatalf("--by-rank %s: exit %d: %s", mode, code, stderr)
+		}
+		if want == "" {
+			want = out
+		} else if out != want {
+			t.Errorf("--by-rank %s: the Result differs from --by-rank auto's", mode)
+		}
+	}
+	if code, _, stderr := execCLI(t, "analyze", "--by-rank", "sometimes", dir); code != ExitUsage || !strings.Contains(stderr, "auto, on or off") {
+		t.Errorf("--by-rank sometimes: exit %d, want %d: %s", code, ExitUsage, stderr)
+	}
 }

@@ -34,9 +34,11 @@ type inputFlags struct {
 	keepDetail bool
 	detail     *analysis.Detail
 
-	// byRank reads a dataset rank by rank (tpptrace.Options.ByRank): for
-	// commands that print the Result only.
-	byRank bool
+	// byRank reads a dataset rank by rank (tpptrace.Options.ByRank) when it
+	// holds byRankMin events or more: for commands that print the Result
+	// only (analyze --by-rank).
+	byRank    bool
+	byRankMin int64
 }
 
 func (in *inputFlags) register(fs *flag.FlagSet) {
@@ -98,7 +100,7 @@ func (in *inputFlags) open(ctx context.Context, env *Env, args []string, stepRe 
 	var src source.Options
 	stop := startProgress(env, &src)
 	opts := tpptrace.Options{Sample: in.sample, StepRegex: stepRe, NoCache: in.noCache, MaxMemory: in.mem.bytes(),
-		Warn: warns.add, Progress: src.Progress, ByRank: in.byRank && !in.whatif && !in.keepDetail}
+		Warn: warns.add, Progress: src.Progress, ByRank: in.byRank && !in.whatif && !in.keepDetail, ByRankMinEvents: in.byRankMin}
 	if in.onRead != nil {
 		opts.Progress = in.onRead
 	}
@@ -170,4 +172,20 @@ func optableArg(args []string) (string, bool) {
 		return "", false
 	}
 	return optable.Resolve(args[0])
+}
+
+// setByRank takes --by-rank: auto (rank by rank from tpptrace.ByRankAuto
+// events on), on (always) or off (never).
+func (in *inputFlags) setByRank(mode string) error {
+	switch mode {
+	case "auto":
+		in.byRank, in.byRankMin = true, tpptrace.ByRankAuto
+	case "on":
+		in.byRank, in.byRankMin = true, 0
+	case "off":
+		in.byRank = false
+	default:
+		return usagef("--by-rank: %q is not auto, on or off", mode)
+	}
+	return nil
 }
