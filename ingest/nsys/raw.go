@@ -63,7 +63,9 @@ func (r *rawFile) close() {
 // rawRead are the tables readTable reads (the others' layouts are not
 // kept).
 var rawRead = map[string]bool{kernelTable: true, "CUPTI_ACTIVITY_KIND_RUNTIME": true, "CUPTI_ACTIVITY_KIND_MEMCPY": true,
-	"CUPTI_ACTIVITY_KIND_MEMSET": true, "NVTX_EVENTS": true, "StringIds": true, memTable: true}
+	"CUPTI_ACTIVITY_KIND_MEMSET": true, "NVTX_EVENTS": true, "StringIds": true, memTable: true,
+	"META_DATA_EXPORT": true, "META_DATA_CAPTURE": true, "TARGET_INFO_SESSION_START_TIME": true, "TARGET_INFO_SYSTEM_ENV": true,
+	"TARGET_INFO_GPU": true, "TARGET_INFO_CUDA_DEVICE": true}
 
 // tableLayout is what the raw reader needs of a table: its root page and
 // each column's record field, or why it is left to SQLite.
@@ -156,7 +158,7 @@ func (l *tableLayout) table(cols []string) (sqlitefile.Table, bool) {
 // table in table order: through the raw reader when it can, else through
 // SQLite.
 func (d *db) readTable(table string, cols []string, fn func(row)) error {
-	if l := d.layout[table]; d.raw != nil && useRaw && l != nil {
+	if l := d.layoutOf(table); d.raw != nil && useRaw && l != nil {
 		if t, ok := l.table(cols); ok {
 			return d.rawScan(t, fn)
 		}

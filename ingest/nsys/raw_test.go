@@ -115,8 +115,8 @@ func TestRawScanEqualsSQLite(t *testing.T) {
 				if !d.has(table) {
 					continue
 				}
-				cols := append(tableColumns(d.layout[table]), "")
-				if _, ok := d.layout[table].table(cols); !ok {
+				cols := append(tableColumns(d.layoutOf(table)), "")
+				if _, ok := d.layoutOf(table).table(cols); !ok {
 					t.Fatalf("%s %s: %s left to SQLite", name, filepath.Base(p), table)
 				}
 				raw := readCells(t, d, table, cols)
@@ -196,7 +196,7 @@ CREATE TABLE dflt (id INTEGER, v TEXT); INSERT INTO dflt VALUES (3, 'c'); ALTER 
 		if table == "dflt" {
 			cols = append(cols, "n")
 		}
-		if _, ok := d.layout[table].table(cols); ok != raw {
+		if _, ok := d.layoutOf(table).table(cols); ok != raw {
 			t.Errorf("%s: raw reader used %v, want %v", table, ok, raw)
 		}
 		got := readCells(t, d, table, cols)

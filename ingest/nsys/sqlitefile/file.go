@@ -27,6 +27,7 @@ type File struct {
 	pageSize int
 	usable   int    // page size less the reserved bytes at each page's end
 	pages    uint32 // the database's page count
+	schema   uint32 // the schema format number
 }
 
 // headerSize is the size of the database header at the start of page 1.
@@ -82,6 +83,7 @@ func (f *File) header(h []byte) error {
 		return fmt.Errorf("text encoding %d, not UTF-8: %w", enc, ErrUnsupported)
 	}
 	f.pages = f.pageCount(h)
+	f.schema = binary.BigEndian.Uint32(h[44:])
 	return nil
 }
 

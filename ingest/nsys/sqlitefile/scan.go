@@ -148,12 +148,7 @@ func (s *Scanner) Scan(t Table, fn func(*Row) error) error {
 	if err := s.row.setTable(t); err != nil {
 		return fmt.Errorf("%s: table at page %d: %w", s.f.name, t.Root, err)
 	}
-	words := int(s.f.pages/64) + 1
-	if cap(s.seen) < words {
-		s.seen = make([]uint64, words)
-	}
-	s.seen = s.seen[:words]
-	clear(s.seen)
+	s.unsee()
 	path := make([]level, 0, 8)
 	p, err := s.visit(t.Root, 0)
 	if err != nil {
@@ -166,6 +161,16 @@ func (s *Scanner) Scan(t Table, fn func(*Row) error) error {
 		}
 	}
 	return nil
+}
+
+// unsee clears the record of the pages visited, for a new walk.
+func (s *Scanner) unsee() {
+	words := int(s.f.pages/64) + 1
+	if cap(s.seen) < words {
+		s.seen = make([]uint64, words)
+	}
+	s.seen = s.seen[:words]
+	clear(s.seen)
 }
 
 // step reads the leaf at the end of path or descends to the next child of
