@@ -87,10 +87,38 @@ func (b *builder) readNVTX() error {
 	if err != nil {
 		return err
 	}
+	names := map[nvtxKey]nvtxName{}
 	for i := range recs {
-		b.nvtxRow(&recs[i], domains)
+		b.nvtxRow(&recs[i], domains, names)
 	}
 	return nil
+}
+
+// nvtxKey is what an NVTX row's event name comes from; nvtxName what it
+// gives, worked out once per distinct key (texts repeat step after step).
+type nvtxKey struct {
+	domain int64
+	text   string
+}
+
+type nvtxName struct {
+	name int32 // in Trace.Names
+	kind model.Kind
+	nccl bool // a range of the NCCL domain
+}
+
+// name is the event name, kind and NCCL-ness of text in domain.
+func (b *builder) nvtxName(k nvtxKey, domains map[int64]string, names map[nvtxKey]nvtxName) nvtxName {
+	if n, ok := names[k]; ok {
+		return n
+	}
+	domain, name := domains[k.domain], k.text
+	if domain != "" {
+		name = domain + ":" + k.text
+	}
+	n := nvtxName{b.tr.Names.Intern(name), annotationKind(k.text), domain == "NCCL"}
+	names[k] = n
+	return n
 }
 
 func (b *builder) nvtxRec(s row, typ int64) nvtxRec {
@@ -122,21 +150,16 @@ func (b *builder) textOr(s row, col, id int) string {
 	return t
 }
 
-func (b *builder) nvtxRow(r *nvtxRec, domains map[int64]string) {
+func (b *builder) nvtxRow(r *nvtxRec, domains map[int64]string, names map[nvtxKey]nvtxName) {
 	if r.typ != nvtxMark && r.endNull {
 		b.skipRows["nvtx range without an end"]++
 		return
 	}
 	b.nvtxRows++
-	text, domain := r.text, domains[r.domain]
-	name := text
-	if domain != "" {
-		name = domain + ":" + text
-	}
-	e := b.cpuEvent(r.start, r.end, r.gtid, annotationKind(text), b.tr.Names.Intern(name))
-	b.tr.Events.Append(e)
-	if domain == "NCCL" {
-		b.nccl = append(b.nccl, ncclRange{ev: int32(b.tr.Events.Len() - 1), api: text, payload: r.payload})
+	n := b.nvtxName(nvtxKey{r.domain, r.text}, domains, names)
+	b.tr.Events.Append(b.cpuEvent(r.start, r.end, r.gtid, n.kind, n.name))
+	if n.nccl {
+		b.nccl = append(b.nccl, ncclRange{ev: int32(b.tr.Events.Len() - 1), api: r.text, payload: r.payload})
 	}
 }
 

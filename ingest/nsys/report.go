@@ -14,23 +14,31 @@ import (
 // builder reads one export into a trace whose Rank columns hold process
 // ids until the ranks of every report are known.
 type builder struct {
-	path      string
-	d         *db
-	meta      meta
-	strs      stringTable
-	base      int64 // added to every timestamp: the session start in epoch ns
-	tr        *model.Trace
-	streams   map[streamKey]int32
-	gpuPIDs   map[int32]int // process -> GPU events
-	nccl      []ncclRange
-	inits     []commInit
-	colls     []pendColl
-	mem       []memRow // device memory rows, until ranks are known
-	nvtxRows  int
-	skipRows  map[string]int64
-	texts     map[string]string // NVTX texts read, each kept once (cpu.go)
-	nvtxBound int               // NVTX_EVENTS's largest rowid (grow)
-	badTime   error             // the first row whose times leave the limits (times.go)
+	path       string
+	d          *db
+	meta       meta
+	strs       stringTable
+	base       int64 // added to every timestamp: the session start in epoch ns
+	tr         *model.Trace
+	streams    map[streamKey]int32
+	gpuPIDs    map[int32]int // process -> GPU events
+	nccl       []ncclRange
+	inits      []commInit
+	colls      []pendColl
+	mem        []memRow // device memory rows, until ranks are known
+	nvtxRows   int
+	skipRows   map[string]int64
+	texts      map[string]string // NVTX texts read, each kept once (cpu.go)
+	nvtxBound  int               // NVTX_EVENTS's largest rowid (grow)
+	badTime    error             // the first row whose times leave the limits (times.go)
+	lastThread lastStream        // the thread stream thread returned last
+}
+
+// lastStream is one entry of streams, remembered.
+type lastStream struct {
+	k  streamKey
+	i  int32
+	ok bool
 }
 
 type streamKey struct {
@@ -111,7 +119,11 @@ func (b *builder) gpuStream(pid int32, dev, id int64) int32 {
 
 func (b *builder) thread(pid int32, tid int64) int32 {
 	k := streamKey{pid: pid, id: tid}
+	if b.lastThread.ok && b.lastThread.k == k { // rows of one thread mostly follow each other
+		return b.lastThread.i
+	}
 	if i, ok := b.streams[k]; ok {
+		b.lastThread = lastStream{k, i, true}
 		return i
 	}
 	b.tr.Streams = append(b.tr.Streams, model.Stream{Rank: pid, ID: tid, Device: -1, Name: fmt.Sprintf("thread %d", tid)})

@@ -19,13 +19,39 @@ func sortEvents(ev *model.Events) {
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	perm = mergeRuns(ev, perm, runs)
-	out := model.Events{}
-	out.Grow(len(perm))
-	for _, i := range perm {
-		out.Append(ev.At(int(i)))
+	permute(ev, mergeRuns(ev, perm, runs))
+}
+
+// permute reorders the events by perm column by column (an Append per
+// row was half of a sort), each column gathered into the array of the
+// column of its type gathered before it. The events are not linked yet.
+func permute(ev *model.Events, perm []int32) {
+	var i32 []int32
+	var i64 []int64
+	var kinds []model.Kind
+	ev.Rank, i32 = gather(ev.Rank, i32, perm)
+	ev.Stream, i32 = gather(ev.Stream, i32, perm)
+	ev.Name, i32 = gather(ev.Name, i32, perm)
+	ev.Iter, i32 = gather(ev.Iter, i32, perm)
+	ev.Micro, i32 = gather(ev.Micro, i32, perm)
+	ev.Coll, _ = gather(ev.Coll, i32, perm)
+	ev.Kind, _ = gather(ev.Kind, kinds, perm)
+	ev.Start, i64 = gather(ev.Start, i64, perm)
+	ev.Dur, i64 = gather(ev.Dur, i64, perm)
+	ev.Corr, _ = gather(ev.Corr, i64, perm)
+}
+
+// gather returns s reordered by perm, in buf when it is large enough, and
+// s's array for the next column.
+func gather[T any](s, buf []T, perm []int32) (out, spare []T) {
+	if cap(buf) < len(perm) {
+		buf = make([]T, len(perm))
 	}
-	*ev = out
+	buf = buf[:len(perm)]
+	for i, p := range perm {
+		buf[i] = s[p]
+	}
+	return buf, s[:0]
 }
 
 // eventOrder is the order of Events.Sort.
