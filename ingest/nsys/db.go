@@ -170,6 +170,9 @@ func (d *db) scan(query string, fn func(row), maxMem int64) error {
 
 // nullInt returns column i, or def when it is NULL.
 func nullInt(s row, i int, def int64) int64 {
+	if r, ok := s.(rawRow); ok {
+		return r.Int64Or(i, def) // one call, not two through the interface
+	}
 	if s.ColumnType(i) == sqlite3.NULL {
 		return def
 	}

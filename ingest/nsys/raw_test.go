@@ -68,6 +68,7 @@ type cell struct {
 	typ  sqlite3.Datatype
 	i    int64
 	text string
+	or   int64 // nullInt's
 }
 
 // tableColumns are table's columns in record order.
@@ -86,7 +87,7 @@ func readCells(t *testing.T, d *db, table string, cols []string) [][]cell {
 	err := d.readTable(table, cols, func(s row) {
 		r := make([]cell, len(cols))
 		for i := range r {
-			r[i] = cell{s.ColumnType(i), s.ColumnInt64(i), s.ColumnText(i)}
+			r[i] = cell{s.ColumnType(i), s.ColumnInt64(i), s.ColumnText(i), nullInt(s, i, -7)}
 		}
 		out = append(out, r)
 	})

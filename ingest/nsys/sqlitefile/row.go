@@ -154,6 +154,14 @@ func (r *Row) ColumnInt64(c int) int64 {
 	return atoi(r.bytes(t, off))
 }
 
+// Int64Or is ColumnInt64(c), or def when column c is NULL.
+func (r *Row) Int64Or(c int, def int64) int64 {
+	if t, _ := r.serial(c); t == 0 {
+		return def
+	}
+	return r.ColumnInt64(c)
+}
+
 // intAt decodes a big-endian two's-complement integer of serial type t
 // (1 to 6).
 func intAt(b []byte, t uint64) int64 {
