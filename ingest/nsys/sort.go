@@ -54,10 +54,16 @@ func gather[T any](s, buf []T, perm []int32) (out, spare []T) {
 	return buf, s[:0]
 }
 
-// eventOrder is the order of Events.Sort.
+// eventOrder is the order of Events.Sort, comparing no more columns than
+// it needs to (the rank is mostly one, the start mostly decides).
 func eventOrder(ev *model.Events, a, b int32) int {
-	return cmp.Or(cmp.Compare(ev.Rank[a], ev.Rank[b]), cmp.Compare(ev.Start[a], ev.Start[b]),
-		cmp.Compare(ev.Dur[b], ev.Dur[a]), cmp.Compare(ev.Kind[a], ev.Kind[b]))
+	if ra, rb := ev.Rank[a], ev.Rank[b]; ra != rb {
+		return cmp.Compare(ra, rb)
+	}
+	if sa, sb := ev.Start[a], ev.Start[b]; sa != sb {
+		return cmp.Compare(sa, sb)
+	}
+	return cmp.Or(cmp.Compare(ev.Dur[b], ev.Dur[a]), cmp.Compare(ev.Kind[a], ev.Kind[b]))
 }
 
 // sortedRuns returns the bounds of the maximal sorted runs: 0, ..., Len.
