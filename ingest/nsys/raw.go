@@ -1,10 +1,13 @@
 package nsys
 
 import (
+	"bytes"
 	"cmp"
+	"io"
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/tpptrace/tpptrace/ingest/nsys/sqlitefile"
@@ -31,9 +34,18 @@ var useRaw = true
 
 // rawFile is the export opened a second time for the raw reader.
 type rawFile struct {
-	f  *os.File
-	sc *sqlitefile.Scanner
+	f   *os.File
+	sc  *sqlitefile.Scanner
+	mem *[]byte // the whole file when it is small, from filePool
 }
+
+// wholeFile is the largest export read into memory whole, in one read: a
+// per-rank export is a few MB, and reading its pages as the scans went was
+// about a hundred reads (some pages twice).
+var wholeFile int64 = 8 << 20 // a variable for the tests
+
+// filePool holds the buffers of exports read whole, between files.
+var filePool = sync.Pool{New: func() any { return new([]byte) }}
 
 // openRaw opens path for the raw reader; nil (every table read through
 // SQLite) when its header is one the raw reader does not decode.
@@ -44,20 +56,48 @@ func openRaw(path string) *rawFile {
 	}
 	st, err := f.Stat()
 	if err == nil {
+		r := &rawFile{f: f}
 		var sf *sqlitefile.File
-		if sf, err = sqlitefile.Open(f, st.Size(), path); err == nil {
-			return &rawFile{f: f, sc: sqlitefile.NewScanner(sf)}
+		if sf, err = sqlitefile.Open(r.reader(st.Size()), st.Size(), path); err == nil {
+			r.sc = sqlitefile.NewScanner(sf)
+			return r
 		}
+		r.close()
+		return nil
 	}
 	f.Close()
 	return nil
 }
 
-func (r *rawFile) close() {
-	if r != nil {
-		r.sc.Release()
-		r.f.Close()
+// reader is the file, or its bytes when it is small enough to read whole.
+func (r *rawFile) reader(size int64) io.ReaderAt {
+	if size > wholeFile {
+		return r.f
 	}
+	r.mem = filePool.Get().(*[]byte)
+	if int64(cap(*r.mem)) < size {
+		*r.mem = make([]byte, size)
+	}
+	b := (*r.mem)[:size]
+	if _, err := io.ReadFull(r.f, b); err != nil {
+		filePool.Put(r.mem)
+		r.mem = nil
+		return r.f
+	}
+	return bytes.NewReader(b)
+}
+
+func (r *rawFile) close() {
+	if r == nil {
+		return
+	}
+	if r.sc != nil {
+		r.sc.Release()
+	}
+	if r.mem != nil {
+		filePool.Put(r.mem)
+	}
+	r.f.Close()
 }
 
 // rawRead are the tables readTable reads (the others' layouts are not

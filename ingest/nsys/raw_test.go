@@ -100,9 +100,16 @@ func readCells(t *testing.T, d *db, table string, cols []string) [][]cell {
 // TestRawScanEqualsSQLite: for every export the tests write (and the real
 // one), the raw reader yields exactly SQLite's rows of every table it
 // reads, every column, in the same order; and a whole Read is the same
-// through either.
+// through either; with the files read whole or page by page.
 func TestRawScanEqualsSQLite(t *testing.T) {
 	exports := testExports(t)
+	defer func(w int64) { wholeFile = w }(wholeFile)
+	for _, wholeFile = range []int64{wholeFile, 0} { // files read whole, and page by page
+		rawEqualsSQLite(t, exports)
+	}
+}
+
+func rawEqualsSQLite(t *testing.T, exports map[string][]string) {
 	for name, paths := range exports {
 		for _, p := range paths {
 			d, err := openDB(p)

@@ -74,7 +74,10 @@ func (r *Row) decode(rowid int64, rec []byte) error {
 			r.st[f] = 0
 			continue
 		}
-		t, k := uvarint(rec[pos:hsize])
+		t, k := uint64(rec[pos]), 1 // most serial types take one byte
+		if t >= 0x80 {
+			t, k = uvarint(rec[pos:hsize])
+		}
 		if k == 0 {
 			return errors.New("truncated record header")
 		}
