@@ -1,7 +1,6 @@
 package nsys
 
 import (
-	"bytes"
 	"cmp"
 	"io"
 	"os"
@@ -54,37 +53,34 @@ func openRaw(path string) *rawFile {
 	if err != nil {
 		return nil
 	}
-	st, err := f.Stat()
-	if err == nil {
-		r := &rawFile{f: f}
-		var sf *sqlitefile.File
-		if sf, err = sqlitefile.Open(r.reader(st.Size()), st.Size(), path); err == nil {
-			r.sc = sqlitefile.NewScanner(sf)
-			return r
-		}
-		r.close()
-		return nil
+	r := &rawFile{f: f}
+	if sf, err := r.open(path); err == nil {
+		r.sc = sqlitefile.NewScanner(sf)
+		return r
 	}
-	f.Close()
+	r.close()
 	return nil
 }
 
-// reader is the file, or its bytes when it is small enough to read whole.
-func (r *rawFile) reader(size int64) io.ReaderAt {
-	if size > wholeFile {
-		return r.f
+// open opens the file for the raw reader: read whole, its pages then read
+// in place, when it is small enough.
+func (r *rawFile) open(path string) (*sqlitefile.File, error) {
+	st, err := r.f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > wholeFile {
+		return sqlitefile.Open(r.f, st.Size(), path)
 	}
 	r.mem = filePool.Get().(*[]byte)
-	if int64(cap(*r.mem)) < size {
-		*r.mem = make([]byte, size)
+	if int64(cap(*r.mem)) < st.Size() {
+		*r.mem = make([]byte, st.Size())
 	}
-	b := (*r.mem)[:size]
+	b := (*r.mem)[:st.Size()]
 	if _, err := io.ReadFull(r.f, b); err != nil {
-		filePool.Put(r.mem)
-		r.mem = nil
-		return r.f
+		return nil, err
 	}
-	return bytes.NewReader(b)
+	return sqlitefile.OpenBytes(b, path)
 }
 
 func (r *rawFile) close() {
