@@ -43,6 +43,11 @@ func (b *builder) remapEvents(ranks map[int32]int32, streams []int32, base int64
 		if !lastOK {
 			continue
 		}
+		if n == i { // nothing dropped yet: three columns change in place (not linked yet: Merge links)
+			ev.Rank[i], ev.Stream[i], ev.Start[i] = lastRank, remapIndex(streams, ev.Stream[i]), ev.Start[i]-base
+			n++
+			continue
+		}
 		e := ev.At(i)
 		e.Rank, e.Stream, e.Start = lastRank, remapIndex(streams, e.Stream), e.Start-base
 		ev.Set(n, e)

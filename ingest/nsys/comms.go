@@ -15,6 +15,7 @@ type commTable struct {
 	users   map[uint64]map[int32]bool // comm -> global ranks whose kernels used it
 	present map[int32]bool            // global ranks read
 	ordered map[uint64]bool           // comm without creation payloads whose peers read as members in ascending order
+	memo    map[uint64][]int32        // members, worked out once per communicator (read-only)
 }
 
 // resolveComms rebuilds communicators across reports from the communicator
@@ -38,7 +39,8 @@ func collsOf(bs []*builder) [][]pendColl {
 }
 
 func newCommTable() commTable {
-	return commTable{byRank: map[uint64]map[int32]int32{}, nranks: map[uint64]int32{}, users: map[uint64]map[int32]bool{}, present: map[int32]bool{}}
+	return commTable{byRank: map[uint64]map[int32]int32{}, nranks: map[uint64]int32{}, users: map[uint64]map[int32]bool{}, present: map[int32]bool{},
+		memo: map[uint64][]int32{}}
 }
 
 func buildCommTable(bs []*builder) commTable {
@@ -82,8 +84,12 @@ func (ct commTable) user(c uint64) map[int32]bool {
 	return ct.users[c]
 }
 
-// members are the global ranks of comm that were read, ascending.
+// members are the global ranks of comm that were read, ascending; the
+// table is complete when it is first asked, and the list is shared.
 func (ct commTable) members(c uint64) []int32 {
+	if m, ok := ct.memo[c]; ok {
+		return m
+	}
 	set := map[int32]bool{}
 	for _, g := range ct.byRank[c] {
 		set[g] = true
@@ -98,18 +104,25 @@ func (ct commTable) members(c uint64) []int32 {
 		}
 	}
 	slices.Sort(out)
+	ct.memo[c] = out
 	return out
 }
 
 // applyComms gives the collectives of tr their communicator (with its
-// members), group size and global peer.
+// members), group size and global peer. Each communicator is added once
+// (adding it again, with the same members, changed nothing).
 func applyComms(tr *model.Trace, colls []pendColl, ct commTable) {
+	added := map[uint64]int32{}
 	for _, pc := range colls {
 		if !pc.hasComm {
 			continue
 		}
 		members := ct.members(pc.comm)
-		idx := tr.AddComm(model.Communicator{ID: commID(pc.comm), Members: members})
+		idx, ok := added[pc.comm]
+		if !ok {
+			idx = tr.AddComm(model.Communicator{ID: commID(pc.comm), Members: members})
+			added[pc.comm] = idx
+		}
 		c := &tr.Colls
 		c.Comm[pc.coll] = idx
 		if n, ok := ct.nranks[pc.comm]; ok {

@@ -62,6 +62,7 @@ func (b *builder) nvtxCols() []string {
 // known.
 type nvtxRec struct {
 	start, end, typ, gtid, domain int64
+	textKey                       int64 // textKey's
 	endNull                       bool
 	text, payload                 string
 }
@@ -87,15 +88,42 @@ func (b *builder) readNVTX() error {
 	if err != nil {
 		return err
 	}
+	names := map[nvtxKey]nvtxName{}
 	for i := range recs {
-		b.nvtxRow(&recs[i], domains)
+		b.nvtxRow(&recs[i], domains, names)
 	}
 	return nil
 }
 
+// nvtxKey is what an NVTX row's event name comes from; nvtxName what it
+// gives, worked out once per distinct key (texts repeat step after step).
+type nvtxKey struct{ domain, text int64 } // domainId, textKey
+
+type nvtxName struct {
+	name int32 // in Trace.Names
+	kind model.Kind
+	nccl bool // a range of the NCCL domain
+}
+
+// nvtxName is the event name, kind and NCCL-ness of text (of key k.text)
+// in domain k.domain.
+func (b *builder) nvtxName(k nvtxKey, text string, domains map[int64]string, names map[nvtxKey]nvtxName) nvtxName {
+	if n, ok := names[k]; ok {
+		return n
+	}
+	domain, name := domains[k.domain], text
+	if domain != "" {
+		name = domain + ":" + text
+	}
+	n := nvtxName{b.tr.Names.Intern(name), annotationKind(text), domain == "NCCL"}
+	names[k] = n
+	return n
+}
+
 func (b *builder) nvtxRec(s row, typ int64) nvtxRec {
-	r := nvtxRec{start: s.ColumnInt64(0), typ: typ, endNull: s.ColumnType(1) == sqlite3.NULL, text: b.nvtxText(s),
+	r := nvtxRec{start: s.ColumnInt64(0), typ: typ, endNull: s.ColumnType(1) == sqlite3.NULL,
 		domain: nullInt(s, 5, 0), gtid: nullInt(s, 6, 0)}
+	r.text, r.textKey = b.textKey(s, 3, 4)
 	r.end = nullInt(s, 1, r.start)
 	if typ == nvtxMark || !r.endNull {
 		r.payload = b.textOr(s, 7, 8) // the rows nvtxRow keeps
@@ -107,36 +135,43 @@ func (b *builder) nvtxRec(s row, typ int64) nvtxRec {
 // textId.
 func (b *builder) nvtxText(s row) string { return b.textOr(s, 3, 4) }
 
-// textOr is text column col, or else the StringIds entry of column id;
-// texts read are shared (NVTX names and payloads repeat from step to step).
+// textOr is text column col, or else the StringIds entry of column id.
 func (b *builder) textOr(s row, col, id int) string {
-	if s.ColumnType(col) == sqlite3.NULL {
-		return b.strs.get(nullInt(s, id, -1))
-	}
-	raw := s.ColumnRawText(col)
-	if t, ok := b.texts[string(raw)]; ok {
-		return t
-	}
-	t := string(raw)
-	b.texts[t] = t
+	t, _ := b.textKey(s, col, id)
 	return t
 }
 
-func (b *builder) nvtxRow(r *nvtxRec, domains map[int64]string) {
+// textKey is textOr and a key telling the texts apart: for a text read,
+// its index in textList (each text kept once: NVTX names and payloads
+// repeat from step to step); -2-id for StringIds entry id; -1 for none.
+func (b *builder) textKey(s row, col, id int) (string, int64) {
+	if s.ColumnType(col) == sqlite3.NULL {
+		sid := nullInt(s, id, -1)
+		if sid < 0 || sid >= int64(len(b.strs)) {
+			return "", -1
+		}
+		return b.strs[sid], -2 - sid
+	}
+	raw := s.ColumnRawText(col)
+	if i, ok := b.texts[string(raw)]; ok {
+		return b.textList[i], int64(i)
+	}
+	t := string(raw)
+	b.texts[t] = int32(len(b.textList))
+	b.textList = append(b.textList, t)
+	return t, int64(len(b.textList) - 1)
+}
+
+func (b *builder) nvtxRow(r *nvtxRec, domains map[int64]string, names map[nvtxKey]nvtxName) {
 	if r.typ != nvtxMark && r.endNull {
 		b.skipRows["nvtx range without an end"]++
 		return
 	}
 	b.nvtxRows++
-	text, domain := r.text, domains[r.domain]
-	name := text
-	if domain != "" {
-		name = domain + ":" + text
-	}
-	e := b.cpuEvent(r.start, r.end, r.gtid, annotationKind(text), b.tr.Names.Intern(name))
-	b.tr.Events.Append(e)
-	if domain == "NCCL" {
-		b.nccl = append(b.nccl, ncclRange{ev: int32(b.tr.Events.Len() - 1), api: text, payload: r.payload})
+	n := b.nvtxName(nvtxKey{r.domain, r.textKey}, r.text, domains, names)
+	b.tr.Events.Append(b.cpuEvent(r.start, r.end, r.gtid, n.kind, n.name))
+	if n.nccl {
+		b.nccl = append(b.nccl, ncclRange{ev: int32(b.tr.Events.Len() - 1), api: r.text, payload: r.payload})
 	}
 }
 

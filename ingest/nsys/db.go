@@ -6,26 +6,34 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/ncruces/go-sqlite3"
+	"github.com/tpptrace/tpptrace/ingest/nsys/sqlitefile"
 )
 
 // db is one open export, with its table and column lists probed once.
 type db struct {
-	conn   *sqlite3.Conn
+	path   string        // the absolute path
+	conn   *sqlite3.Conn // nil until a query needs SQLite
 	tables map[string]bool
 	cols   map[string]map[string]bool
 	layout map[string]*tableLayout // how the raw reader reads each table
-	raw    *rawFile                // nil: every table read through SQLite
-	maxMem int64                   // the load's memory budget (--max-memory), 0 none
+	// stmts are the tables of a schema read raw whose CREATE statement is
+	// not parsed yet (parsed when first asked about).
+	stmts  map[string]sqlitefile.MasterRow
+	raw    *rawFile // nil: every table read through SQLite
+	maxMem int64    // the load's memory budget (--max-memory), 0 none
 }
 
 // memEvery is how many rows are read between checks of the memory budget.
 var memEvery = 4096
 
-// openDB opens an export read-only and immutable (no journal, no locks).
-// An export with a non-empty write-ahead log beside it is refused: immutable
-// reading would silently ignore the rows still in the log.
+// openDB opens an export for reading. The schema is read by the raw reader
+// from sqlite_master when it can; else SQLite opens the file read-only and
+// immutable (no journal, no locks) and lists it. An export with a
+// non-empty write-ahead log beside it is refused: immutable reading would
+// silently ignore the rows still in the log.
 func openDB(path string) (*db, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -34,23 +42,53 @@ func openDB(path string) (*db, error) {
 	if err := checkNoWAL(path); err != nil {
 		return nil, err
 	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: "mode=ro&immutable=1"}
-	conn, err := sqlite3.OpenFlags(u.String(), sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
-	if err != nil {
-		return nil, fmt.Errorf("open sqlite: %w", err)
+	d := &db{path: abs}
+	if d.raw = openRaw(path); d.raw != nil && useRaw && d.rawSchema() == nil {
+		return d, nil
 	}
-	d := &db{conn: conn, cols: map[string]map[string]bool{}, layout: map[string]*tableLayout{}}
-	if d.tables, err = d.listTables(); err != nil {
-		conn.Close()
+	if err := d.sqliteSchema(); err != nil {
+		d.close()
 		return nil, err
 	}
-	d.raw = openRaw(path)
 	return d, nil
+}
+
+// open opens SQLite on the export, once.
+func (d *db) open() error {
+	if d.conn != nil {
+		return nil
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(d.path), RawQuery: "mode=ro&immutable=1"}
+	conn, err := sqlite3.OpenFlags(u.String(), sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	if err != nil {
+		return fmt.Errorf("open sqlite: %w", err)
+	}
+	d.conn = conn
+	sqliteOpens.Add(1)
+	return nil
+}
+
+// sqliteOpens counts the exports SQLite opened (tests check that the raw
+// reader leaves it closed).
+var sqliteOpens atomic.Int64
+
+// sqliteSchema lists the tables and columns through SQLite, replacing
+// what the raw reader had listed.
+func (d *db) sqliteSchema() error {
+	if err := d.open(); err != nil {
+		return err
+	}
+	d.cols, d.layout, d.stmts = map[string]map[string]bool{}, map[string]*tableLayout{}, nil
+	var err error
+	d.tables, err = d.listTables()
+	return err
 }
 
 func (d *db) close() {
 	d.raw.close()
-	d.conn.Close()
+	if d.conn != nil {
+		d.conn.Close()
+	}
 }
 
 // listTables reads every table's columns in one statement: an export has
@@ -95,6 +133,7 @@ func (d *db) has(table string, cols ...string) bool {
 	if !d.tables[table] {
 		return false
 	}
+	d.parse(table)
 	for _, x := range cols {
 		if !d.cols[table][x] {
 			return false
@@ -110,6 +149,9 @@ func (d *db) each(query string, fn func(row)) error { return d.scan(query, fn, d
 // scan is each with the budget maxMem (0: none, for the schema's own
 // tables).
 func (d *db) scan(query string, fn func(row), maxMem int64) error {
+	if err := d.open(); err != nil {
+		return err
+	}
 	st, _, err := d.conn.Prepare(query)
 	if err != nil {
 		return err
@@ -128,6 +170,9 @@ func (d *db) scan(query string, fn func(row), maxMem int64) error {
 
 // nullInt returns column i, or def when it is NULL.
 func nullInt(s row, i int, def int64) int64 {
+	if r, ok := s.(rawRow); ok {
+		return r.Int64Or(i, def) // one call, not two through the interface
+	}
 	if s.ColumnType(i) == sqlite3.NULL {
 		return def
 	}

@@ -106,26 +106,24 @@ var eventTables = []string{kernelTable, "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACT
 // delete; a table claiming 2^31 rows or more counts none), and returns the
 // bound of NVTX_EVENTS.
 func (b *builder) grow() int {
-	var sel, have []string
+	var have []string
 	for _, t := range eventTables {
 		if b.d.has(t) {
-			sel, have = append(sel, "(SELECT MAX(rowid) FROM "+t+")"), append(have, t)
+			have = append(have, t)
 		}
 	}
-	if len(sel) == 0 {
+	if len(have) == 0 {
 		return 0
 	}
 	total, nvtx := 0, 0
-	_ = b.d.each(`SELECT `+strings.Join(sel, ", "), func(s row) {
-		for i, t := range have {
-			if n := s.ColumnInt64(i); n > 0 && n < 1<<31 {
-				total += int(n)
-				if t == "NVTX_EVENTS" {
-					nvtx = int(n)
-				}
+	for i, n := range b.d.maxRowids(have) {
+		if n > 0 && n < 1<<31 {
+			total += int(n)
+			if have[i] == "NVTX_EVENTS" {
+				nvtx = int(n)
 			}
 		}
-	})
+	}
 	b.tr.Events.Grow(min(total, 1<<31))
 	return nvtx
 }

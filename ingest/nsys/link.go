@@ -25,6 +25,8 @@ type collAcc struct {
 	ops   []model.Op
 	ps    []payload
 	bytes int64
+	op1   [1]model.Op // ops and ps of a kernel of one call, without an allocation
+	p1    [1]payload
 }
 
 // linker ties NCCL API ranges to the kernels they launched: the runtime
@@ -38,6 +40,8 @@ type linker struct {
 	acc      map[int32]*collAcc   // comm kernel event -> payloads
 	pending  map[int32][]pendCall // thread stream -> grouped calls not launched yet
 	parsed   map[string]payload   // payload text -> decoded (payloads repeat from step to step)
+	slab     []collAcc            // where acc's entries are allocated, a chunk at a time
+	ks       []int32              // kernelsIn's result, reused
 }
 
 type pendCall struct {
@@ -101,12 +105,13 @@ func (l *linker) kernelsIn(ev int32) []int32 {
 	lo, hi := e.Start[ev], e.Start[ev]+e.Dur[ev]
 	ls := l.launches[e.Stream[ev]]
 	i, _ := slices.BinarySearchFunc(ls, lo, func(x int32, t int64) int { return cmp.Compare(e.Start[x], t) })
-	var out []int32
+	out := l.ks[:0] // valid until the next call: visit keeps none
 	for ; i < len(ls) && e.Start[ls[i]] <= hi; i++ {
 		if k, ok := l.kernels[[2]int64{int64(e.Rank[ev]), e.Corr[ls[i]]}]; ok {
 			out = append(out, k)
 		}
 	}
+	l.ks = out
 	return out
 }
 
@@ -117,7 +122,7 @@ func (l *linker) attach(ks []int32, calls []pendCall) {
 		k := ks[min(i, len(ks)-1)]
 		a := l.acc[k]
 		if a == nil {
-			a = &collAcc{bytes: -1}
+			a = l.newAcc()
 			l.acc[k] = a
 		}
 		a.ops = append(a.ops, c.op)
@@ -126,6 +131,17 @@ func (l *linker) attach(ks []int32, calls []pendCall) {
 			a.bytes = max(a.bytes, 0) + c.p.bytes
 		}
 	}
+}
+
+// newAcc is an empty collAcc from the slab.
+func (l *linker) newAcc() *collAcc {
+	if len(l.slab) == cap(l.slab) {
+		l.slab = make([]collAcc, 0, 256) // the full chunk stays where acc points
+	}
+	l.slab = l.slab[:len(l.slab)+1]
+	a := &l.slab[len(l.slab)-1]
+	a.bytes, a.ops, a.ps = -1, a.op1[:0], a.p1[:0]
+	return a
 }
 
 // payload decodes a payload text once.

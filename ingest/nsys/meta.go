@@ -1,8 +1,11 @@
 package nsys
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
+
+	"github.com/ncruces/go-sqlite3"
 )
 
 // rankEnv are the only captured environment variables tpptrace reads; the
@@ -38,7 +41,7 @@ func readExportMeta(d *db, m *meta) error {
 	if !d.has("META_DATA_EXPORT", "name", "value") {
 		return nil
 	}
-	return d.each(`SELECT name, value FROM META_DATA_EXPORT`, func(s row) {
+	return d.readTable("META_DATA_EXPORT", []string{"name", "value"}, func(s row) {
 		switch v := s.ColumnText(1); s.ColumnText(0) {
 		case "EXPORT_PRODUCT_VERSION":
 			m.version = v
@@ -54,8 +57,11 @@ func readSession(d *db, m *meta) error {
 	if !d.has("TARGET_INFO_SESSION_START_TIME", "utcEpochNs") {
 		return nil
 	}
-	return d.each(`SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1`, func(s row) {
-		m.sessionNs = s.ColumnInt64(0)
+	first := true // LIMIT 1
+	return d.readTable("TARGET_INFO_SESSION_START_TIME", []string{"utcEpochNs"}, func(s row) {
+		if first {
+			m.sessionNs, first = s.ColumnInt64(0), false
+		}
 	})
 }
 
@@ -63,8 +69,11 @@ func readHost(d *db, m *meta) error {
 	if !d.has("TARGET_INFO_SYSTEM_ENV", "name", "value") {
 		return nil
 	}
-	return d.each(`SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name='Hostname' LIMIT 1`, func(s row) {
-		m.host = s.ColumnText(0)
+	found := false // WHERE name = 'Hostname' LIMIT 1
+	return d.readTable("TARGET_INFO_SYSTEM_ENV", []string{"name", "value"}, func(s row) {
+		if !found && s.ColumnType(0) == sqlite3.TEXT && string(s.ColumnRawText(0)) == "Hostname" {
+			m.host, found = s.ColumnText(1), true
+		}
 	})
 }
 
@@ -73,8 +82,11 @@ func readCaptureEnv(d *db, m *meta) error {
 	if !d.has("META_DATA_CAPTURE", "name", "value") {
 		return nil
 	}
-	return d.each(`SELECT value FROM META_DATA_CAPTURE WHERE name LIKE '%:ENVIRONMENT_VARIABLE'`, func(s row) {
-		k, v, ok := strings.Cut(s.ColumnText(0), "=")
+	return d.readTable("META_DATA_CAPTURE", []string{"name", "value"}, func(s row) {
+		if !envVarRow(s) {
+			return
+		}
+		k, v, ok := strings.Cut(s.ColumnText(1), "=")
 		if !ok || !isRankEnv(k) {
 			return
 		}
@@ -85,6 +97,34 @@ func readCaptureEnv(d *db, m *meta) error {
 			m.env[k] = v
 		}
 	})
+}
+
+// envVarRow is the query's WHERE name LIKE '%:ENVIRONMENT_VARIABLE', for
+// a row whose column 0 is name: a number never matches, and SQLite's LIKE
+// matches no blob.
+func envVarRow(s row) bool { return s.ColumnType(0) == sqlite3.TEXT && likeEnvVar(s.ColumnRawText(0)) }
+
+// likeEnvVar is SQLite's name LIKE '%:ENVIRONMENT_VARIABLE' for a text:
+// ASCII case folded, _ one character (a lead byte and its continuation
+// bytes, or one stray byte, as SQLite reads UTF-8), the text read up to a
+// NUL.
+func likeEnvVar(b []byte) bool {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	const pre, post = ":ENVIRONMENT", "VARIABLE"
+	if len(b) < len(pre)+1+len(post) || !foldEqual(b[len(b)-len(post):], post) {
+		return false
+	}
+	b = b[:len(b)-len(post)]
+	j := len(b) - 1
+	for j > 0 && b[j]&0xC0 == 0x80 {
+		j--
+	}
+	if b[j] < 0xC0 {
+		j = len(b) - 1 // an ASCII byte, or a stray continuation byte, is one character
+	}
+	return j >= len(pre) && foldEqual(b[j-len(pre):j], pre)
 }
 
 func isRankEnv(k string) bool {
@@ -100,7 +140,7 @@ func readGPUs(d *db, m *meta) error {
 	if !d.has("TARGET_INFO_GPU", "id", "name", "busLocation", "uuid") {
 		return nil
 	}
-	return d.each(`SELECT id, name, busLocation, uuid FROM TARGET_INFO_GPU`, func(s row) {
+	return d.readTable("TARGET_INFO_GPU", []string{"id", "name", "busLocation", "uuid"}, func(s row) {
 		m.gpus[s.ColumnInt64(0)] = gpuInfo{s.ColumnText(1), s.ColumnText(3), s.ColumnText(2)}
 	})
 }
@@ -109,7 +149,7 @@ func readCUDADevices(d *db, m *meta) error {
 	if !d.has("TARGET_INFO_CUDA_DEVICE", "gpuId", "cudaId", "pid") {
 		return nil
 	}
-	return d.each(`SELECT pid, cudaId, gpuId FROM TARGET_INFO_CUDA_DEVICE`, func(s row) {
+	return d.readTable("TARGET_INFO_CUDA_DEVICE", []string{"pid", "cudaId", "gpuId"}, func(s row) {
 		m.cudaDev[[2]int64{s.ColumnInt64(0), s.ColumnInt64(1)}] = s.ColumnInt64(2)
 	})
 }

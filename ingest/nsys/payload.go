@@ -24,10 +24,8 @@ func parsePayload(text string) (p payload, ok bool) {
 	if strings.TrimSpace(text) == "" {
 		return p, false
 	}
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	m, ok := flatJSON(text)
+	if !ok && !decodeJSON(text, &m) {
 		return p, false
 	}
 	p.comm, p.hasComm = payloadUint(m["NCCL communicator ID"])
@@ -37,6 +35,14 @@ func parsePayload(text string) (p payload, ok bool) {
 	p.rank = int32(payloadInt(m, -1, "Rank"))
 	p.device = int32(payloadInt(m, -1, "CUDA device"))
 	return p, true
+}
+
+// decodeJSON decodes the first JSON value of text as encoding/json does
+// (numbers as json.Number).
+func decodeJSON(text string, m *map[string]any) bool {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	return dec.Decode(m) == nil
 }
 
 func payloadInt(m map[string]any, def int64, keys ...string) int64 {

@@ -2,9 +2,11 @@ package nsys
 
 import (
 	"cmp"
+	"io"
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/tpptrace/tpptrace/ingest/nsys/sqlitefile"
@@ -31,9 +33,18 @@ var useRaw = true
 
 // rawFile is the export opened a second time for the raw reader.
 type rawFile struct {
-	f  *os.File
-	sc *sqlitefile.Scanner
+	f   *os.File
+	sc  *sqlitefile.Scanner
+	mem *[]byte // the whole file when it is small, from filePool
 }
+
+// wholeFile is the largest export read into memory whole, in one read: a
+// per-rank export is a few MB, and reading its pages as the scans went was
+// about a hundred reads (some pages twice).
+var wholeFile int64 = 8 << 20 // a variable for the tests
+
+// filePool holds the buffers of exports read whole, between files.
+var filePool = sync.Pool{New: func() any { return new([]byte) }}
 
 // openRaw opens path for the raw reader; nil (every table read through
 // SQLite) when its header is one the raw reader does not decode.
@@ -42,28 +53,55 @@ func openRaw(path string) *rawFile {
 	if err != nil {
 		return nil
 	}
-	st, err := f.Stat()
-	if err == nil {
-		var sf *sqlitefile.File
-		if sf, err = sqlitefile.Open(f, st.Size(), path); err == nil {
-			return &rawFile{f: f, sc: sqlitefile.NewScanner(sf)}
-		}
+	r := &rawFile{f: f}
+	if sf, err := r.open(path); err == nil {
+		r.sc = sqlitefile.NewScanner(sf)
+		return r
 	}
-	f.Close()
+	r.close()
 	return nil
 }
 
-func (r *rawFile) close() {
-	if r != nil {
-		r.sc.Release()
-		r.f.Close()
+// open opens the file for the raw reader: read whole, its pages then read
+// in place, when it is small enough.
+func (r *rawFile) open(path string) (*sqlitefile.File, error) {
+	st, err := r.f.Stat()
+	if err != nil {
+		return nil, err
 	}
+	if st.Size() > wholeFile {
+		return sqlitefile.Open(r.f, st.Size(), path)
+	}
+	r.mem = filePool.Get().(*[]byte)
+	if int64(cap(*r.mem)) < st.Size() {
+		*r.mem = make([]byte, st.Size())
+	}
+	b := (*r.mem)[:st.Size()]
+	if _, err := io.ReadFull(r.f, b); err != nil {
+		return nil, err
+	}
+	return sqlitefile.OpenBytes(b, path)
+}
+
+func (r *rawFile) close() {
+	if r == nil {
+		return
+	}
+	if r.sc != nil {
+		r.sc.Release()
+	}
+	if r.mem != nil {
+		filePool.Put(r.mem)
+	}
+	r.f.Close()
 }
 
 // rawRead are the tables readTable reads (the others' layouts are not
 // kept).
 var rawRead = map[string]bool{kernelTable: true, "CUPTI_ACTIVITY_KIND_RUNTIME": true, "CUPTI_ACTIVITY_KIND_MEMCPY": true,
-	"CUPTI_ACTIVITY_KIND_MEMSET": true, "NVTX_EVENTS": true, "StringIds": true, memTable: true}
+	"CUPTI_ACTIVITY_KIND_MEMSET": true, "NVTX_EVENTS": true, "StringIds": true, memTable: true,
+	"META_DATA_EXPORT": true, "META_DATA_CAPTURE": true, "TARGET_INFO_SESSION_START_TIME": true, "TARGET_INFO_SYSTEM_ENV": true,
+	"TARGET_INFO_GPU": true, "TARGET_INFO_CUDA_DEVICE": true}
 
 // tableLayout is what the raw reader needs of a table: its root page and
 // each column's record field, or why it is left to SQLite.
@@ -156,7 +194,7 @@ func (l *tableLayout) table(cols []string) (sqlitefile.Table, bool) {
 // table in table order: through the raw reader when it can, else through
 // SQLite.
 func (d *db) readTable(table string, cols []string, fn func(row)) error {
-	if l := d.layout[table]; d.raw != nil && useRaw && l != nil {
+	if l := d.layoutOf(table); d.raw != nil && useRaw && l != nil {
 		if t, ok := l.table(cols); ok {
 			return d.rawScan(t, fn)
 		}

@@ -68,6 +68,7 @@ type cell struct {
 	typ  sqlite3.Datatype
 	i    int64
 	text string
+	or   int64 // nullInt's
 }
 
 // tableColumns are table's columns in record order.
@@ -86,7 +87,7 @@ func readCells(t *testing.T, d *db, table string, cols []string) [][]cell {
 	err := d.readTable(table, cols, func(s row) {
 		r := make([]cell, len(cols))
 		for i := range r {
-			r[i] = cell{s.ColumnType(i), s.ColumnInt64(i), s.ColumnText(i)}
+			r[i] = cell{s.ColumnType(i), s.ColumnInt64(i), s.ColumnText(i), nullInt(s, i, -7)}
 		}
 		out = append(out, r)
 	})
@@ -99,9 +100,16 @@ func readCells(t *testing.T, d *db, table string, cols []string) [][]cell {
 // TestRawScanEqualsSQLite: for every export the tests write (and the real
 // one), the raw reader yields exactly SQLite's rows of every table it
 // reads, every column, in the same order; and a whole Read is the same
-// through either.
+// through either; with the files read whole or page by page.
 func TestRawScanEqualsSQLite(t *testing.T) {
 	exports := testExports(t)
+	defer func(w int64) { wholeFile = w }(wholeFile)
+	for _, wholeFile = range []int64{wholeFile, 0} { // files read whole, and page by page
+		rawEqualsSQLite(t, exports)
+	}
+}
+
+func rawEqualsSQLite(t *testing.T, exports map[string][]string) {
 	for name, paths := range exports {
 		for _, p := range paths {
 			d, err := openDB(p)
@@ -115,8 +123,8 @@ func TestRawScanEqualsSQLite(t *testing.T) {
 				if !d.has(table) {
 					continue
 				}
-				cols := append(tableColumns(d.layout[table]), "")
-				if _, ok := d.layout[table].table(cols); !ok {
+				cols := append(tableColumns(d.layoutOf(table)), "")
+				if _, ok := d.layoutOf(table).table(cols); !ok {
 					t.Fatalf("%s %s: %s left to SQLite", name, filepath.Base(p), table)
 				}
 				raw := readCells(t, d, table, cols)
@@ -196,7 +204,7 @@ CREATE TABLE dflt (id INTEGER, v TEXT); INSERT INTO dflt VALUES (3, 'c'); ALTER 
 		if table == "dflt" {
 			cols = append(cols, "n")
 		}
-		if _, ok := d.layout[table].table(cols); ok != raw {
+		if _, ok := d.layoutOf(table).table(cols); ok != raw {
 			t.Errorf("%s: raw reader used %v, want %v", table, ok, raw)
 		}
 		got := readCells(t, d, table, cols)

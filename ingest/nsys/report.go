@@ -14,23 +14,33 @@ import (
 // builder reads one export into a trace whose Rank columns hold process
 // ids until the ranks of every report are known.
 type builder struct {
-	path      string
-	d         *db
-	meta      meta
-	strs      stringTable
-	base      int64 // added to every timestamp: the session start in epoch ns
-	tr        *model.Trace
-	streams   map[streamKey]int32
-	gpuPIDs   map[int32]int // process -> GPU events
-	nccl      []ncclRange
-	inits     []commInit
-	colls     []pendColl
-	mem       []memRow // device memory rows, until ranks are known
-	nvtxRows  int
-	skipRows  map[string]int64
-	texts     map[string]string // NVTX texts read, each kept once (cpu.go)
-	nvtxBound int               // NVTX_EVENTS's largest rowid (grow)
-	badTime   error             // the first row whose times leave the limits (times.go)
+	path       string
+	d          *db
+	meta       meta
+	strs       stringTable
+	base       int64 // added to every timestamp: the session start in epoch ns
+	tr         *model.Trace
+	streams    map[streamKey]int32
+	gpuPIDs    map[int32]int // process -> GPU events
+	nccl       []ncclRange
+	inits      []commInit
+	colls      []pendColl
+	mem        []memRow // device memory rows, until ranks are known
+	nvtxRows   int
+	skipRows   map[string]int64
+	texts      map[string]int32 // NVTX texts read: index in textList (cpu.go)
+	textList   []string
+	nvtxBound  int        // NVTX_EVENTS's largest rowid (grow)
+	badTime    error      // the first row whose times leave the limits (times.go)
+	lastThread lastStream // the thread stream thread returned last
+	lastGPU    lastStream // the GPU stream gpuStream returned last
+}
+
+// lastStream is one entry of streams, remembered.
+type lastStream struct {
+	k  streamKey
+	i  int32
+	ok bool
 }
 
 type streamKey struct {
@@ -54,7 +64,7 @@ func readReport(path string, maxMem int64) (*builder, error) {
 		return nil, &source.FileError{Path: path, Offset: -1, Err: fmt.Errorf(
 			"%s lacks one of the columns %v, present in every export of nsys 2024.1 to 2026.1 (schema 3.x): re-export with a newer nsys", kernelTable, kernelColumns)}
 	}
-	b := &builder{path: path, d: d, tr: &model.Trace{}, streams: map[streamKey]int32{}, gpuPIDs: map[int32]int{}, skipRows: map[string]int64{}, texts: map[string]string{}}
+	b := &builder{path: path, d: d, tr: &model.Trace{}, streams: map[streamKey]int32{}, gpuPIDs: map[int32]int{}, skipRows: map[string]int64{}, texts: map[string]int32{}}
 	if err := b.read(); err != nil {
 		return nil, &source.FileError{Path: path, Offset: -1, Err: err}
 	}
@@ -101,7 +111,11 @@ func (b *builder) read() error {
 
 func (b *builder) gpuStream(pid int32, dev, id int64) int32 {
 	k := streamKey{pid, true, dev, id}
+	if b.lastGPU.ok && b.lastGPU.k == k {
+		return b.lastGPU.i
+	}
 	if i, ok := b.streams[k]; ok {
+		b.lastGPU = lastStream{k, i, true}
 		return i
 	}
 	b.tr.Streams = append(b.tr.Streams, model.Stream{Rank: pid, GPU: true, ID: id, Device: int32(dev), Name: fmt.Sprintf("stream %d", id)})
@@ -111,7 +125,11 @@ func (b *builder) gpuStream(pid int32, dev, id int64) int32 {
 
 func (b *builder) thread(pid int32, tid int64) int32 {
 	k := streamKey{pid: pid, id: tid}
+	if b.lastThread.ok && b.lastThread.k == k { // rows of one thread mostly follow each other
+		return b.lastThread.i
+	}
 	if i, ok := b.streams[k]; ok {
+		b.lastThread = lastStream{k, i, true}
 		return i
 	}
 	b.tr.Streams = append(b.tr.Streams, model.Stream{Rank: pid, ID: tid, Device: -1, Name: fmt.Sprintf("thread %d", tid)})

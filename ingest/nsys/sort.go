@@ -19,19 +19,51 @@ func sortEvents(ev *model.Events) {
 	for i := range perm {
 		perm[i] = int32(i)
 	}
-	perm = mergeRuns(ev, perm, runs)
-	out := model.Events{}
-	out.Grow(len(perm))
-	for _, i := range perm {
-		out.Append(ev.At(int(i)))
-	}
-	*ev = out
+	permute(ev, mergeRuns(ev, perm, runs))
 }
 
-// eventOrder is the order of Events.Sort.
+// permute reorders the events by perm column by column (an Append per
+// row was half of a sort), each column gathered into the array of the
+// column of its type gathered before it. The events are not linked yet.
+func permute(ev *model.Events, perm []int32) {
+	var i32 []int32
+	var i64 []int64
+	var kinds []model.Kind
+	ev.Rank, i32 = gather(ev.Rank, i32, perm)
+	ev.Stream, i32 = gather(ev.Stream, i32, perm)
+	ev.Name, i32 = gather(ev.Name, i32, perm)
+	ev.Iter, i32 = gather(ev.Iter, i32, perm)
+	ev.Micro, i32 = gather(ev.Micro, i32, perm)
+	ev.Coll, _ = gather(ev.Coll, i32, perm)
+	ev.Kind, _ = gather(ev.Kind, kinds, perm)
+	ev.Start, i64 = gather(ev.Start, i64, perm)
+	ev.Dur, i64 = gather(ev.Dur, i64, perm)
+	ev.Corr, _ = gather(ev.Corr, i64, perm)
+}
+
+// gather returns s reordered by perm, in buf when it is large enough, and
+// s's array for the next column.
+func gather[T any](s, buf []T, perm []int32) (out, spare []T) {
+	if cap(buf) < len(perm) {
+		buf = make([]T, len(perm))
+	}
+	buf = buf[:len(perm)]
+	for i, p := range perm {
+		buf[i] = s[p]
+	}
+	return buf, s[:0]
+}
+
+// eventOrder is the order of Events.Sort, comparing no more columns than
+// it needs to (the rank is mostly one, the start mostly decides).
 func eventOrder(ev *model.Events, a, b int32) int {
-	return cmp.Or(cmp.Compare(ev.Rank[a], ev.Rank[b]), cmp.Compare(ev.Start[a], ev.Start[b]),
-		cmp.Compare(ev.Dur[b], ev.Dur[a]), cmp.Compare(ev.Kind[a], ev.Kind[b]))
+	if ra, rb := ev.Rank[a], ev.Rank[b]; ra != rb {
+		return cmp.Compare(ra, rb)
+	}
+	if sa, sb := ev.Start[a], ev.Start[b]; sa != sb {
+		return cmp.Compare(sa, sb)
+	}
+	return cmp.Or(cmp.Compare(ev.Dur[b], ev.Dur[a]), cmp.Compare(ev.Kind[a], ev.Kind[b]))
 }
 
 // sortedRuns returns the bounds of the maximal sorted runs: 0, ..., Len.

@@ -2,6 +2,7 @@ package nsys
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -23,14 +24,29 @@ func TestSortEventsIsSort(t *testing.T) {
 				ev.Append(e)
 			}
 		}
+		for i := range ev.Len() { // every column told apart
+			ev.Stream[i], ev.Name[i], ev.Iter[i], ev.Micro[i], ev.Coll[i] = int32(i), int32(i+1), int32(i+2), int32(i+3), int32(i+4)
+		}
 		want := ev
-		want.Rank, want.Corr = slices.Clone(ev.Rank), slices.Clone(ev.Corr)
+		want.Rank, want.Corr, want.Stream, want.Name = slices.Clone(ev.Rank), slices.Clone(ev.Corr), slices.Clone(ev.Stream), slices.Clone(ev.Name)
 		want.Start, want.Dur, want.Kind = slices.Clone(ev.Start), slices.Clone(ev.Dur), slices.Clone(ev.Kind)
+		want.Iter, want.Micro, want.Coll = slices.Clone(ev.Iter), slices.Clone(ev.Micro), slices.Clone(ev.Coll)
 		want.Sort()
 		got := ev
 		sortEvents(&got)
 		if !slices.Equal(got.Corr, want.Corr) {
 			t.Fatalf("%d runs: order differs from Events.Sort:\n got %v\nwant %v", runs, got.Corr, want.Corr)
 		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d runs: columns differ from Events.Sort's", runs)
+		}
+	}
+}
+
+// TestPermuteKnowsEveryColumn: permute gathers the ten columns of
+// model.Events; a new column must be added there.
+func TestPermuteKnowsEveryColumn(t *testing.T) {
+	if n := reflect.TypeFor[model.Events]().NumField(); n != 11 {
+		t.Fatalf("model.Events has %d fields, permute knows 10 columns and launch", n)
 	}
 }

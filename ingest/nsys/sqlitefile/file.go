@@ -1,10 +1,14 @@
 // Package sqlitefile reads the rows of rowid tables straight from an
 // SQLite database file: a read-only decoder of the file format (the
 // 100-byte header, table b-tree pages, cells, overflow chains and records),
-// standard library only. It knows nothing of SQL or of the schema: the
-// caller gives a table's root page and which record fields to read (from
-// sqlite_master and pragma_table_info through SQLite itself). A scan
-// yields the rows in rowid order, as SQLite's full-table scan does.
+// standard library only. The caller gives a table's root page and which
+// record fields to read; Master reads sqlite_master (the schema table on
+// page 1), ParseCreateTable reads the column layout from a CREATE TABLE
+// statement as SQLite's pragma_table_xinfo would (refusing, with
+// ErrUnsupported, any statement it does not fully understand), and
+// LastRowid is MAX(rowid) from the b-tree. A scan yields the rows in
+// rowid order, as SQLite's full-table scan does. A file opened with
+// OpenBytes is read in place.
 //
 // Anything it does not decode (another text encoding than UTF-8, an index
 // or WITHOUT ROWID b-tree, a damaged page) is an error naming the file and
@@ -13,6 +17,7 @@
 package sqlitefile
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -22,11 +27,13 @@ import (
 // File is one database file opened for scanning.
 type File struct {
 	r        io.ReaderAt
+	mem      []byte // the whole file, when opened with OpenBytes: pages are read in place
 	name     string
 	size     int64
 	pageSize int
 	usable   int    // page size less the reserved bytes at each page's end
 	pages    uint32 // the database's page count
+	schema   uint32 // the schema format number
 }
 
 // headerSize is the size of the database header at the start of page 1.
@@ -56,6 +63,17 @@ func Open(r io.ReaderAt, size int64, name string) (*File, error) {
 	return f, nil
 }
 
+// OpenBytes is Open of a file held in memory whole: scans read its pages
+// in place, without copying them. b must not change while f is used.
+func OpenBytes(b []byte, name string) (*File, error) {
+	f, err := Open(bytes.NewReader(b), int64(len(b)), name)
+	if err != nil {
+		return nil, err
+	}
+	f.mem = b
+	return f, nil
+}
+
 // header checks the database header and sets the page geometry.
 func (f *File) header(h []byte) error {
 	if string(h[:16]) != magic {
@@ -82,6 +100,7 @@ func (f *File) header(h []byte) error {
 		return fmt.Errorf("text encoding %d, not UTF-8: %w", enc, ErrUnsupported)
 	}
 	f.pages = f.pageCount(h)
+	f.schema = binary.BigEndian.Uint32(h[44:])
 	return nil
 }
 

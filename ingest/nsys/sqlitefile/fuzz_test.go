@@ -31,18 +31,30 @@ func FuzzScan(f *testing.F) {
 		if err != nil {
 			return
 		}
-		s := NewScanner(sf)
 		tab := Table{Root: uint32(root), Fields: []int{0, 1, 2, 3, -1}, Rowid: int(rowid%5) - 1, Real: []bool{false, false, false, true, false}}
-		rows := 0
-		_ = s.Scan(tab, func(r *Row) error {
-			for c := range tab.Fields {
-				_, _, _ = r.ColumnType(c), r.ColumnInt64(c), r.ColumnRawText(c)
-			}
-			rows++
-			return nil
-		})
+		rows, sum, err := fuzzScan(sf, tab)
 		if max := len(b) / 2; rows > max { // a cell pointer takes 2 bytes, each page is read once
 			t.Fatalf("%d rows from %d bytes", rows, len(b))
 		}
+		mf, merr := OpenBytes(b, "fuzz")
+		if merr != nil {
+			t.Fatalf("OpenBytes: %v, Open did not fail", merr)
+		}
+		if mrows, msum, merr := fuzzScan(mf, tab); mrows != rows || msum != sum || (merr == nil) != (err == nil) {
+			t.Fatalf("in memory: %d rows (sum %d, %v), from the reader %d (sum %d, %v)", mrows, msum, merr, rows, sum, err)
+		}
 	})
+}
+
+// fuzzScan scans tab, reading every column; it returns the rows, a sum of
+// what they hold, and the scan's error.
+func fuzzScan(sf *File, tab Table) (rows int, sum int64, err error) {
+	err = NewScanner(sf).Scan(tab, func(r *Row) error {
+		for c := range tab.Fields {
+			sum += int64(r.ColumnType(c)) + r.ColumnInt64(c) + int64(len(r.ColumnRawText(c)))
+		}
+		rows++
+		return nil
+	})
+	return rows, sum, err
 }

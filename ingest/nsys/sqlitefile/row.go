@@ -74,7 +74,10 @@ func (r *Row) decode(rowid int64, rec []byte) error {
 			r.st[f] = 0
 			continue
 		}
-		t, k := uvarint(rec[pos:hsize])
+		t, k := uint64(rec[pos]), 1 // most serial types take one byte
+		if t >= 0x80 {
+			t, k = uvarint(rec[pos:hsize])
+		}
 		if k == 0 {
 			return errors.New("truncated record header")
 		}
@@ -152,6 +155,14 @@ func (r *Row) ColumnInt64(c int) int64 {
 		return intAt(r.rec[off:], t)
 	}
 	return atoi(r.bytes(t, off))
+}
+
+// Int64Or is ColumnInt64(c), or def when column c is NULL.
+func (r *Row) Int64Or(c int, def int64) int64 {
+	if t, _ := r.serial(c); t == 0 {
+		return def
+	}
+	return r.ColumnInt64(c)
 }
 
 // intAt decodes a big-endian two's-complement integer of serial type t

@@ -148,12 +148,7 @@ func (s *Scanner) Scan(t Table, fn func(*Row) error) error {
 	if err := s.row.setTable(t); err != nil {
 		return fmt.Errorf("%s: table at page %d: %w", s.f.name, t.Root, err)
 	}
-	words := int(s.f.pages/64) + 1
-	if cap(s.seen) < words {
-		s.seen = make([]uint64, words)
-	}
-	s.seen = s.seen[:words]
-	clear(s.seen)
+	s.unsee()
 	path := make([]level, 0, 8)
 	p, err := s.visit(t.Root, 0)
 	if err != nil {
@@ -166,6 +161,16 @@ func (s *Scanner) Scan(t Table, fn func(*Row) error) error {
 		}
 	}
 	return nil
+}
+
+// unsee clears the record of the pages visited, for a new walk.
+func (s *Scanner) unsee() {
+	words := int(s.f.pages/64) + 1
+	if cap(s.seen) < words {
+		s.seen = make([]uint64, words)
+	}
+	s.seen = s.seen[:words]
+	clear(s.seen)
 }
 
 // step reads the leaf at the end of path or descends to the next child of
@@ -203,11 +208,8 @@ func (s *Scanner) visit(n uint32, d int) (level, error) {
 		return level{}, s.f.pageErr(n, errors.New("page reached twice (a cycle in the b-tree)"))
 	}
 	s.seen[n/64] |= 1 << (n % 64)
-	for len(s.bufs) <= d {
-		s.bufs = append(s.bufs, make([]byte, s.f.pageSize))
-	}
-	buf := s.bufs[d]
-	if err := s.readPage(n, buf); err != nil {
+	buf, err := s.page(n, d)
+	if err != nil {
 		return level{}, err
 	}
 	p := level{page: n, buf: buf[:s.f.usable]}
@@ -218,6 +220,20 @@ func (s *Scanner) visit(n uint32, d int) (level, error) {
 		return level{}, s.f.pageErr(n, err)
 	}
 	return p, nil
+}
+
+// page is b-tree page n, read into the buffer of depth d, or in place in
+// a file held in memory (n is in range).
+func (s *Scanner) page(n uint32, d int) ([]byte, error) {
+	ps := int64(s.f.pageSize)
+	if s.f.mem != nil {
+		off := int64(n-1) * ps
+		return s.f.mem[off : off+ps], nil
+	}
+	for len(s.bufs) <= d {
+		s.bufs = append(s.bufs, make([]byte, ps))
+	}
+	return s.bufs[d], s.readPage(n, s.bufs[d])
 }
 
 // check validates the page type and that the cell pointer array fits.
