@@ -133,3 +133,21 @@ func moeEP4() Config {
 	c.PP, c.DP, c.EP = 2, 1, 4
 	return c
 }
+
+// Big64 simulates big-64, the job of the project's benchmarks, with its
+// layers per stage and DP size changed where given (0 keeps the
+// scenario's): the 64-rank benchmarks use 4 layers, the scale ones 16·dp
+// ranks.
+func Big64(layers, dp int) (*Job, error) {
+	cfg, err := Lookup("big-64")
+	if err != nil {
+		return nil, err
+	}
+	if layers > 0 {
+		cfg.LayersPerStage = layers
+	}
+	if dp > 0 {
+		cfg.DP = dp
+	}
+	return Simulate(cfg)
+}

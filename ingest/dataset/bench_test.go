@@ -118,12 +118,7 @@ func writeBench(b *testing.B) string {
 // written as a cache entry (Manifest.Fast). cpu-ms/op is the process's CPU
 // time per read, every core included.
 func BenchmarkReadCache64(b *testing.B) {
-	cfg, err := samples.Lookup("big-64")
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.LayersPerStage = 4
-	job, err := samples.Simulate(cfg)
+	job, err := samples.Big64(4, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -17,12 +17,7 @@ import (
 // per rank, as `nsys profile -o report_rank%q{RANK}` leaves them.
 func perRankExports(b *testing.B) []string {
 	b.Helper()
-	cfg, err := samples.Lookup("big-64")
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.LayersPerStage = 4
-	job, err := samples.Simulate(cfg)
+	job, err := samples.Big64(4, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -43,12 +43,7 @@ func benchAnalyze(b *testing.B, warm bool) {
 // bench64Dir writes the 64-rank job once per benchmark.
 func bench64Dir(b *testing.B) string {
 	b.Helper()
-	cfg, err := samples.Lookup("big-64")
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.LayersPerStage = 4
-	job, err := samples.Simulate(cfg)
+	job, err := samples.Big64(4, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -83,12 +83,7 @@ func samplePeaks() (stop func() (live, objects uint64)) {
 // and event count.
 func bigJobDir(b *testing.B, dp int, asDataset bool) (string, int) {
 	b.Helper()
-	cfg, err := samples.Lookup("big-64")
-	if err != nil {
-		b.Fatal(err)
-	}
-	cfg.DP = dp
-	job, err := samples.Simulate(cfg)
+	job, err := samples.Big64(0, dp)
 	if err != nil {
 		b.Fatal(err)
 	}
