@@ -3,6 +3,7 @@ package kineto
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -82,13 +83,12 @@ func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress,
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: -1, Err: err}
 	}
-	cr := &countReader{r: f, prog: prog}
-	fr.in, fr.size = cr, st.Size()
-	r, gz, err := openStream(cr)
+	r, gz, err := openStream(&countReader{r: f, prog: prog})
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: 0, Unit: "byte", Err: err}
 	}
 	sp := newSplitter(r)
+	fr.text, fr.textSize = sp, textSize(f, st.Size(), gz)
 	if err := sp.run(&ctxHandler{ctx: ctx, fileReader: fr, maxMem: maxMem}); err != nil {
 		return 0, fileError(path, err)
 	}
@@ -98,6 +98,24 @@ func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress,
 		}
 	}
 	return st.Size(), nil
+}
+
+// textSize is the length of a file's JSON text as far as it is known before
+// reading it, a hint for presizing the event columns: the file's size, or for
+// gzip the length its trailer records (modulo 4 GiB, and the last member's
+// when there are several); 0 when it cannot be read.
+func textSize(f *os.File, size int64, gz bool) int64 {
+	if !gz {
+		return size
+	}
+	var b [4]byte
+	if size < 18 { // a gzip header and trailer
+		return 0
+	}
+	if _, err := f.ReadAt(b[:], size-4); err != nil {
+		return 0
+	}
+	return int64(binary.LittleEndian.Uint32(b[:]))
 }
 
 func stepRegex(opts source.Options) *regexp.Regexp {
