@@ -1,8 +1,10 @@
 package kineto
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -39,5 +41,26 @@ func TestTextSize(t *testing.T) {
 			t.Errorf("%s: textSize = %d, want %d", c.name, got, c.want)
 		}
 		f.Close()
+	}
+}
+
+// TestGzipSource checks that the compressed stream is the file's bytes
+// whole: read into memory (size exact, too large, too small: a file that
+// grew), or streamed when the file is larger than maxGzipInMemory.
+func TestGzipSource(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789"), 1000)
+	for _, size := range []int64{int64(len(data)), int64(len(data)) + 7, 100, maxGzipInMemory + 1} {
+		br := bufio.NewReaderSize(bytes.NewReader(data), 64<<10)
+		src, err := gzipSource(br, size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(src)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("size %d: read %d bytes (%v), want the %d of the file", size, len(got), err, len(data))
+		}
+		if _, mem := src.(*bytes.Reader); mem != (size == int64(len(data)) || size == int64(len(data))+7) {
+			t.Errorf("size %d: in memory %v", size, mem)
+		}
 	}
 }
