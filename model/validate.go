@@ -53,7 +53,7 @@ func (t *Trace) validateEvents(add func(string, ...any)) {
 	if len(ev.Rank) != ev.Len() || len(ev.Coll) != ev.Len() {
 		return
 	}
-	known := false // whether the rank of event i-1 is in the rank table
+	known := false // whether the rank of the current run of events is in the rank table
 	for i := 0; i < ev.Len(); i++ {
 		if i == 0 || ev.Rank[i] != ev.Rank[i-1] {
 			known = t.FindRank(ev.Rank[i]) >= 0 // once per run of one rank
