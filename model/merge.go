@@ -76,8 +76,12 @@ func merge(parts []*Trace, owned bool) (*Trace, error) {
 		evs = append(evs, ev)
 		n += ev.Len()
 	}
-	out.Events = ConcatEvents(evs, owned)
-	out.Events.sortRuns(append(runs, n))
+	if ordered, ok := rankOrder(evs); ok {
+		out.Events = ConcatEvents(ordered, owned)
+	} else {
+		out.Events = ConcatEvents(evs, owned)
+		out.Events.sortRuns(append(runs, n))
+	}
 	out.Counters.Sort()
 	out.Events.Link()
 	out.merged = markOf(out)

@@ -72,6 +72,28 @@ func TestValidateCatchesViolations(t *testing.T) {
 	}
 }
 
+// TestValidateUnknownRank checks that each event of a rank missing from the
+// rank table is reported, the first of a run and the ones after it, and
+// that a known rank after an unknown one is not.
+func TestValidateUnknownRank(t *testing.T) {
+	tr := &Trace{}
+	tr.AddRank(Rank{Rank: 0, LocalGPU: -1, Coord: UnknownCoord})
+	tr.AddRank(Rank{Rank: 2, LocalGPU: -1, Coord: UnknownCoord})
+	name := tr.Names.Intern("k")
+	for _, r := range []int32{0, 1, 1, 2} {
+		tr.AddEvent(NewEvent(r, KindCompute, name, 10, 1))
+	}
+	err := tr.Validate()
+	for _, want := range []string{"event 1 belongs to rank 1", "event 2 belongs to rank 1"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Validate() = %v, want it to mention %q", err, want)
+		}
+	}
+	if err != nil && (strings.Contains(err.Error(), "event 0 belongs") || strings.Contains(err.Error(), "event 3 belongs")) {
+		t.Errorf("Validate() = %v: a known rank reported", err)
+	}
+}
+
 func TestEnumRoundTrip(t *testing.T) {
 	for _, k := range Kinds() {
 		if ParseKind(k.String()) != k {

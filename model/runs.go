@@ -49,6 +49,32 @@ func (ev *Events) sortRuns(bounds []int) {
 	ev.permute(perm)
 }
 
+// rankOrder returns the non-empty parts in the order sortRuns puts their
+// runs when every part is sorted and no two share a rank, so that their
+// concatenation is already sorted (no permutation of the merged columns);
+// ok is false otherwise, and sortRuns must then order the concatenation.
+// Empty parts come last.
+func rankOrder(parts []*Events) (ordered []*Events, ok bool) {
+	var empty []*Events // kept, last, so that ConcatEvents releases them too
+	for _, p := range parts {
+		if p.Len() == 0 {
+			empty = append(empty, p)
+			continue
+		}
+		if !p.sortedRange(0, p.Len()) {
+			return nil, false
+		}
+		ordered = append(ordered, p)
+	}
+	slices.SortStableFunc(ordered, func(a, b *Events) int { return cmp.Compare(a.Rank[0], b.Rank[0]) })
+	for i := 1; i < len(ordered); i++ {
+		if ordered[i].Rank[0] <= ordered[i-1].Rank[ordered[i-1].Len()-1] {
+			return nil, false
+		}
+	}
+	return append(ordered, empty...), true
+}
+
 // sortedRange reports whether rows [lo, hi) are in Sort's order.
 func (ev *Events) sortedRange(lo, hi int) bool {
 	for i := lo + 1; i < hi; i++ {

@@ -31,6 +31,42 @@ func TestSortRunsEqualsSort(t *testing.T) {
 	}
 }
 
+// TestRankOrderEqualsSortRuns checks that concatenating the parts in
+// rankOrder's order gives what sortRuns gives on their concatenation, and
+// that rankOrder declines exactly when a part is unsorted or two share a rank.
+func TestRankOrderEqualsSortRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	fast := 0
+	for trial := range 300 {
+		var parts []*Events
+		ranks := rng.Perm(12)
+		for p := range 1 + rng.IntN(6) {
+			parts = append(parts, randomPart(rng, int32(ranks[p]), trial%3 != 0, trial%5 == 0))
+		}
+		want, bounds := ConcatEvents(parts, false), []int{0}
+		for _, p := range parts {
+			bounds = append(bounds, bounds[len(bounds)-1]+p.Len())
+		}
+		want.sortRuns(bounds)
+		ordered, ok := rankOrder(parts)
+		if !ok {
+			if trial%3 != 0 && trial%5 != 0 {
+				t.Fatalf("trial %d: sorted disjoint parts declined", trial)
+			}
+			continue
+		}
+		fast++
+		got := ConcatEvents(ordered, false)
+		if len(ordered) != len(parts) || !slices.Equal(got.Start, want.Start) || !slices.Equal(got.Rank, want.Rank) ||
+			!slices.Equal(got.Name, want.Name) || !slices.Equal(got.Kind, want.Kind) {
+			t.Fatalf("trial %d: rankOrder's concatenation differs from sortRuns", trial)
+		}
+	}
+	if fast < 100 {
+		t.Fatalf("only %d trials took the fast path", fast)
+	}
+}
+
 // randomPart is one rank's events with ties in start and duration, sorted
 // when asked; shared adds events of rank 99 to every part.
 func randomPart(rng *rand.Rand, rank int32, sorted, shared bool) *Events {

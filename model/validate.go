@@ -53,20 +53,26 @@ func (t *Trace) validateEvents(add func(string, ...any)) {
 	if len(ev.Rank) != ev.Len() || len(ev.Coll) != ev.Len() {
 		return
 	}
+	known := false // whether the rank of the current run of events is in the rank table
 	for i := 0; i < ev.Len(); i++ {
-		t.validateEvent(i, add)
+		if i == 0 || ev.Rank[i] != ev.Rank[i-1] {
+			known = t.FindRank(ev.Rank[i]) >= 0 // once per run of one rank
+		}
+		t.validateEvent(i, known, add)
 		if i > 0 && (ev.Rank[i] < ev.Rank[i-1] || ev.Rank[i] == ev.Rank[i-1] && ev.Start[i] < ev.Start[i-1]) {
 			add("event %d is out of order (rank %d start %d after rank %d start %d)", i, ev.Rank[i], ev.Start[i], ev.Rank[i-1], ev.Start[i-1])
 		}
 	}
 }
 
-func (t *Trace) validateEvent(i int, add func(string, ...any)) {
+// validateEvent checks event i; known says whether its rank is in the rank
+// table.
+func (t *Trace) validateEvent(i int, known bool, add func(string, ...any)) {
 	ev := &t.Events
 	if d := ev.Dur[i]; d < 0 || d > maxDur {
 		add("event %d (%s) has duration %d ns", i, t.Name(i), d)
 	}
-	if t.FindRank(ev.Rank[i]) < 0 {
+	if !known {
 		add("event %d belongs to rank %d, which is not in the rank table", i, ev.Rank[i])
 	}
 	if s := ev.Stream[i]; s >= int32(len(t.Streams)) || s >= 0 && t.Streams[s].Rank != ev.Rank[i] {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"golang.org/x/sync/errgroup"
@@ -95,16 +96,25 @@ func writeRankEvents(path string, t *model.Trace, perm []int32, s rankSpan, tool
 	opts := append(writeOptions(tool, "events"), parquet.SortingWriterConfig(
 		parquet.SortingColumns(parquet.Ascending("rank"), parquet.Ascending("start_ns"))))
 	return writeParquet(path, opts, func(w *parquet.GenericWriter[eventRow]) error {
-		buf := make([]eventRow, 0, min(batchRows, s.hi-s.lo))
+		bp := rowBuffers.Get().(*[]eventRow)
+		defer func() { clear(*bp); rowBuffers.Put(bp) }()
 		for lo := s.lo; lo < s.hi; lo += batchRows {
-			buf = fillEventRows(buf[:0], t, perm, lo, min(lo+batchRows, s.hi))
-			if _, err := w.Write(buf); err != nil {
+			*bp = fillEventRows((*bp)[:0], t, perm, lo, min(lo+batchRows, s.hi))
+			if _, err := w.Write(*bp); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 }
+
+// rowBuffers hold the batches of event rows, one per rank file being
+// written: a few buffers of batchRows rows (1 MiB or more each) rather than
+// one per rank. A buffer is cleared before it goes back (it holds no strings).
+var rowBuffers = sync.Pool{New: func() any {
+	b := make([]eventRow, 0, batchRows)
+	return &b
+}}
 
 func fillEventRows(buf []eventRow, t *model.Trace, perm []int32, lo, hi int) []eventRow {
 	ev := &t.Events

@@ -39,19 +39,24 @@ func (f *fileReader) complete(raw []byte, off int64) {
 	f.link(raw, row, kind)
 }
 
-// grow makes room in the event columns when they are full: past 64 Ki
-// events, for as many as the file's density so far projects (at most twice
-// what they hold, so a file denser at its start than at its end wastes no
-// more than doubling would), rather than the quarter more append adds to a
-// large slice: a few copies of the columns instead of one every 25 %.
-// Below that, or when the projection is not larger, append grows them.
+// grow makes room in the event columns when they are full: past 1 Ki
+// events, for as many as the file's density so far projects (the JSON text
+// read against its expected length; at most twice what they hold, so a file
+// denser at its start than at its end wastes no more than doubling would),
+// rather than the quarter more append adds to a large slice: a few copies of
+// the columns instead of one every 25 %. Below that, or when the projection
+// is not larger, append grows them.
 func (f *fileReader) grow() {
 	ev := &f.tr.Events
 	n := ev.Len()
-	if n < cap(ev.Start) || n < 1<<16 || f.in == nil || f.in.n <= 0 {
+	if n < cap(ev.Start) || n < 1<<10 || f.text == nil || f.textSize <= 0 {
 		return
 	}
-	want := min(int(float64(n)*1.05*float64(f.size)/float64(f.in.n)), 2*n)
+	at := f.text.offset()
+	if at <= 0 {
+		return
+	}
+	want := min(int(float64(n)*1.05*float64(f.textSize)/float64(at)), 2*n)
 	if want > n+n/4 {
 		ev.Grow(want - n)
 	}

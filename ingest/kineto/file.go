@@ -20,8 +20,8 @@ type fileReader struct {
 	ev        rawEvent
 	streams   map[streamKey]int32
 	last      [2]lastStream       // the last stream looked up, CPU and GPU
-	in        *countReader        // the file's bytes read so far (nil: unknown)
-	size      int64               // the file's size on disk
+	text      *splitter           // the file's JSON text read so far (nil: unknown)
+	textSize  int64               // the JSON text's expected length, a hint (0: unknown)
 	names     map[[2]int64]string // thread_name metadata by (pid, tid)
 	skips     map[string]int      // skip reason -> index in tr.Skipped
 	devices   map[int64]int       // GPU events per device
