@@ -11,7 +11,8 @@ import (
 )
 
 // openRanked reads the inputs rank by rank (Options.ByRank,
-// docs/memory.md) when they are one dataset directory, or trace files
+// docs/memory.md) when they are one dataset directory or sharded dataset,
+// or trace files
 // whose dataset cache entry is warm: the Trace's model holds only the
 // cross-rank rows until an analysis needs every event (readAll). ok is
 // false, with nothing read, for other inputs.
@@ -20,7 +21,10 @@ func openRanked(inputs []string, opts Options, src source.Options) (*Trace, bool
 	rk, ok, err := ingest.LoadRanked(inputs, opts.ByRankMinEvents, step)
 	full := func(ctx context.Context) (*model.Trace, error) { return ingest.Load(ctx, inputs, src) }
 	if !ok && !opts.NoCache {
-		rk, ok = ingest.LoadRankedCached(inputs, src, opts.CacheDir, opts.ByRankMinEvents, step)
+		var cached *dataset.Ranked
+		if cached, ok = ingest.LoadRankedCached(inputs, src, opts.CacheDir, opts.ByRankMinEvents, step); ok {
+			rk = cached
+		}
 		full = func(ctx context.Context) (*model.Trace, error) {
 			return ingest.LoadCached(ctx, inputs, src, opts.CacheDir)
 		}
@@ -31,8 +35,8 @@ func openRanked(inputs []string, opts Options, src source.Options) (*Trace, bool
 	return rankedTrace(rk, opts, full), true, nil
 }
 
-func rankedTrace(rk *dataset.Ranked, opts Options, full func(context.Context) (*model.Trace, error)) *Trace {
-	return &Trace{model: rk.Trace, stepRe: opts.StepRegex, ranked: rk, events: int(rk.EventCount()), full: full}
+func rankedTrace(rk ingest.Ranked, opts Options, full func(context.Context) (*model.Trace, error)) *Trace {
+	return &Trace{model: rk.Model(), stepRe: opts.StepRegex, ranked: rk, events: int(rk.EventCount()), full: full}
 }
 
 // readAll replaces a trace read rank by rank with every event (the same

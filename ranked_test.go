@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/dataset"
+	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/kinetow"
 )
@@ -113,4 +115,43 @@ func TestByRankMinEvents(t *testing.T) {
 			t.Errorf("ByRankMinEvents %d of %d events: read rank by rank %v, want %v", c.min, n, got, c.ranked)
 		}
 	}
+}
+
+// TestByRankSharded: a sharded dataset read rank by rank holds only the
+// cross-rank rows and gives the Result of the sharded dataset read whole.
+func TestByRankSharded(t *testing.T) {
+	job, err := samples.Simulate(mustLookup(t, "late-rank"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "job")
+	if err := kinetow.WriteDir(dir, job); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(t.TempDir(), "ds")
+	for k := range 3 {
+		if _, err := ingest.IngestShard(context.Background(), []string{dir}, source.Options{}, k, 3, root, dataset.Manifest{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole, want := analyzed(t, []string{root}, Options{}, AnalyzeOptions{})
+	ranked, got := analyzed(t, []string{root}, Options{ByRank: true}, AnalyzeOptions{})
+	if ranked.ranked == nil || ranked.Model().Events.Len() >= whole.Model().Events.Len() {
+		t.Fatalf("ByRank read every event of the sharded dataset (%d of %d)", ranked.Model().Events.Len(), whole.Model().Events.Len())
+	}
+	if ranked.EventCount() != whole.EventCount() {
+		t.Errorf("EventCount %d, want %d", ranked.EventCount(), whole.EventCount())
+	}
+	if !bytes.Equal(jsonOf(t, got), jsonOf(t, want)) {
+		t.Error("the sharded Result read rank by rank differs from the whole read's")
+	}
+}
+
+func mustLookup(t *testing.T, name string) samples.Config {
+	t.Helper()
+	cfg, err := samples.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }

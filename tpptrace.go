@@ -36,7 +36,8 @@ type Options struct {
 	// Progress, when set, is called with the bytes read so far and the
 	// bytes in all, from any goroutine.
 	Progress func(done, total int64)
-	// ByRank reads an input that is one dataset directory, or trace files
+	// ByRank reads an input that is one dataset directory (sharded or
+	// not), or trace files
 	// whose dataset cache entry is warm, rank by rank:
 	// Analyze then holds every rank's events for the cross-rank steps
 	// only, and one rank's whole events at a time (per core) for the rest,

@@ -6,28 +6,82 @@ import (
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
+// Ranked is a trace read rank by rank (LoadRanked): Model holds every
+// table and only the cross-rank rows of the events; RankEvents reads one
+// rank's events again (model.RankSource), Local maps a row of Model to its
+// row there, and EventCount counts every rank's events.
+type Ranked interface {
+	model.RankSource
+	Model() *model.Trace
+	Local(row int32) int32
+	EventCount() int64
+}
+
 // LoadRanked reads paths rank by rank (dataset.ReadRanked, docs/memory.md)
-// when they are one dataset directory, holding at least minEvents events,
-// and nothing else; ok is false, with nothing read, for any other inputs
-// (Load reads those). The cross-rank
-// trace is validated as Load validates the whole one; each rank's events
-// are checked when they are read. annotation picks the CPU range
-// annotations kept of every rank (dataset.ReadRanked).
-func LoadRanked(paths []string, minEvents int64, annotation func(name string) bool) (rk *dataset.Ranked, ok bool, err error) {
+// when they are one dataset directory, or one sharded dataset
+// (ShardedRanked), holding at least minEvents events, and nothing else; ok
+// is false, with nothing read, for any other inputs (Load reads those).
+// The cross-rank trace is validated as Load validates the whole one; each
+// rank's events are checked when they are read. annotation picks the CPU
+// range annotations kept of every rank (dataset.ReadRanked).
+func LoadRanked(paths []string, minEvents int64, annotation func(name string) bool) (rk Ranked, ok bool, err error) {
 	in, err := expand(paths)
-	if err != nil || len(in.datasets) != 1 || len(in.files)+len(in.sharded)+len(in.skipped) > 0 || !holds(in.datasets[0], minEvents) {
+	if err != nil || len(in.datasets)+len(in.sharded) != 1 || len(in.files)+len(in.skipped) > 0 {
 		return nil, false, nil
 	}
-	rk, _, err = dataset.ReadRanked(in.datasets[0], annotation)
+	read := readRanked
+	dir := append(in.datasets, in.sharded...)[0]
+	if len(in.sharded) == 1 {
+		read = readShardedRankedAs
+	}
+	if !holdsAll(dir, len(in.sharded) == 1, minEvents) {
+		return nil, false, nil
+	}
+	rk, err = read(dir, annotation)
 	if err != nil {
 		return nil, true, err
 	}
-	if err := rk.Trace.Validate(); err != nil {
+	if err := rk.Model().Validate(); err != nil {
 		return nil, true, fmt.Errorf("the trace is invalid: %w", err)
 	}
 	return rk, true, nil
+}
+
+func readRanked(dir string, annotation func(name string) bool) (Ranked, error) {
+	rk, _, err := dataset.ReadRanked(dir, annotation)
+	if err != nil {
+		return nil, err
+	}
+	return rk, nil
+}
+
+func readShardedRankedAs(dir string, annotation func(name string) bool) (Ranked, error) {
+	sr, err := readShardedRanked(dir, annotation)
+	if err != nil {
+		return nil, err
+	}
+	return sr, nil
+}
+
+// holdsAll is holds of a dataset, or of a sharded dataset's shards
+// together.
+func holdsAll(dir string, sharded bool, n int64) bool {
+	if !sharded || n <= 0 {
+		return holds(dir, n)
+	}
+	var sum int64
+	for k := 0; ; k++ {
+		m, err := dataset.ReadManifest(ShardDir(dir, k))
+		if err != nil {
+			return k == 0 || sum >= n // the first shard missing: reading says what is wrong
+		}
+		for _, c := range m.RankEvents {
+			sum += c
+		}
+	}
 }
 
 // LoadRankedCached is LoadRanked of the warm dataset cache entry of paths

@@ -53,6 +53,9 @@ func TestShardedEqualsUnsharded(t *testing.T) {
 				if got := resultJSON(t, root); !bytes.Equal(got, want) {
 					t.Fatalf("the sharded Result differs from the unsharded one (%d vs %d bytes)", len(got), len(want))
 				}
+				if got := rankedJSON(t, root); !bytes.Equal(got, want) {
+					t.Fatalf("the sharded Result read rank by rank differs from the unsharded one (%d vs %d bytes)", len(got), len(want))
+				}
 			})
 		}
 	}
@@ -91,6 +94,9 @@ func TestShardedNsysEqualsUnsharded(t *testing.T) {
 				if got := resultJSON(t, root); !bytes.Equal(got, want) {
 					t.Fatalf("the sharded Result differs from the unsharded one (%d vs %d bytes)", len(got), len(want))
 				}
+				if got := rankedJSON(t, root); !bytes.Equal(got, want) {
+					t.Fatalf("the sharded Result read rank by rank differs from the unsharded one (%d vs %d bytes)", len(got), len(want))
+				}
 			})
 		}
 	}
@@ -119,6 +125,29 @@ func resultJSON(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	res, err := analysis.Analyze(context.Background(), tr, analysis.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// rankedJSON is resultJSON of a sharded dataset read rank by rank
+// (LoadRanked, AnalyzeRanks), failing unless the trace held only the
+// cross-rank rows.
+func rankedJSON(t *testing.T, root string) []byte {
+	t.Helper()
+	rk, ok, err := ingest.LoadRanked([]string{root}, 0, analysis.StepAnnotation(nil))
+	if err != nil || !ok {
+		t.Fatalf("LoadRanked: ok %v, %v", ok, err)
+	}
+	if _, isShards := rk.(*ingest.ShardedRanked); !isShards || int64(rk.Model().Events.Len()) >= rk.EventCount() {
+		t.Fatalf("the sharded dataset was not read rank by rank (%T: %d of %d events held)", rk, rk.Model().Events.Len(), rk.EventCount())
+	}
+	res, err := analysis.AnalyzeRanks(context.Background(), rk.Model(), rk, analysis.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,6 +90,7 @@ if "$new" analyze --help 2>&1 | grep -q -- '-by-rank'; then
 	ranked="--by-rank on"
 fi
 newargs=$ranked
+same "big-64 2 shards${ranked:+ (new: by rank)}" analyze --json "$work/big.ds"
 same "big-64 dataset${ranked:+ (new: by rank)}" analyze --json "$work/big.one"
 same "big-64 dataset whatif" analyze --json --whatif "$work/big.one"
 newargs=

@@ -129,26 +129,41 @@ func (rk *Ranked) Local(row int32) int32 { return rk.local[row] }
 // it now (an analysis may have changed it), linked. Rows that name a
 // stream, collective or name outside the tables are an error.
 func (rk *Ranked) RankEvents(rank int32) (*model.Trace, error) {
-	ids, ok := rk.ids[rank]
-	if !ok {
-		return &model.Trace{}, nil
-	}
-	c, err := rk.readFile(rank)
-	if err != nil {
-		return nil, fmt.Errorf("reading dataset: %w", err)
+	ev, ok, err := rk.FileEvents(rank)
+	if err != nil || !ok {
+		return &model.Trace{}, err
 	}
 	v := *rk.Trace
-	v.Events = c.ev
-	if err := renumberNames(&v.Events, ids); err != nil {
-		return nil, fmt.Errorf("reading dataset: rank %d: %w", rank, err)
-	}
+	v.Events = *ev
 	rk.carryColls(&v.Events, rank)
-	if err := checkRankRows(&v, rank); err != nil {
+	if err := CheckRankRows(&v, rank); err != nil {
 		return nil, fmt.Errorf("reading dataset: %w", err)
 	}
 	v.Events.Link()
 	return &v, nil
 }
+
+// FileEvents reads rank's events file again, its name ids turned into
+// Trace's and nothing else changed (no collective carried, not checked
+// nor linked); ok is false, with no events, for a rank the dataset has no
+// file of.
+func (rk *Ranked) FileEvents(rank int32) (*model.Events, bool, error) {
+	ids, ok := rk.ids[rank]
+	if !ok {
+		return nil, false, nil
+	}
+	c, err := rk.readFile(rank)
+	if err != nil {
+		return nil, true, fmt.Errorf("reading dataset: %w", err)
+	}
+	if err := renumberNames(&c.ev, ids); err != nil {
+		return nil, true, fmt.Errorf("reading dataset: rank %d: %w", rank, err)
+	}
+	return &c.ev, true, nil
+}
+
+// Model is the cross-rank trace (Trace).
+func (rk *Ranked) Model() *model.Trace { return rk.Trace }
 
 // readFile decodes rank's events file, which must hold the rows the
 // manifest says, into a chunk of its own.
@@ -183,10 +198,10 @@ func (rk *Ranked) carryColls(ev *model.Events, rank int32) {
 	}
 }
 
-// checkRankRows checks what Validate checks of the rows of one rank's
+// CheckRankRows checks what Validate checks of the rows of one rank's
 // events that the tables bound: streams of the rank, collectives and
 // durations in range.
-func checkRankRows(t *model.Trace, rank int32) error {
+func CheckRankRows(t *model.Trace, rank int32) error {
 	ev := &t.Events
 	for i := range ev.Len() {
 		s, c := ev.Stream[i], ev.Coll[i]

@@ -167,10 +167,11 @@ func Join(shards []*Shard) (*model.Trace, error) {
 	}
 	ct, colls := joinTable(live)
 	ct.ordered = orderedComms(ct, colls)
-	base := live[0].Info.Base
-	for _, sh := range live[1:] {
-		base = min(base, sh.Info.Base)
+	infos := make([]ShardInfo, len(live))
+	for i, sh := range live {
+		infos[i] = sh.Info
 	}
+	base := JobBase(infos)
 	parts := make([]*model.Trace, len(live))
 	for i, sh := range live {
 		rebase(sh.Trace, sh.Info.Base-base, base)
@@ -186,6 +187,20 @@ func Join(shards []*Shard) (*model.Trace, error) {
 		return nil, fmt.Errorf("nsys: %w", err)
 	}
 	return t, nil
+}
+
+// JobBase is the clock base Join moves every shard's times to: the
+// earliest base of the shards that read a report (a shard's times move by
+// its Base minus this); 0 when none did.
+func JobBase(infos []ShardInfo) int64 {
+	var base int64
+	seen := false
+	for _, in := range infos {
+		if in.Read > 0 && (!seen || in.Base < base) {
+			base, seen = in.Base, true
+		}
+	}
+	return base
 }
 
 // joinTable builds the communicator table of the whole job and each

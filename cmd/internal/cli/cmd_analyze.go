@@ -171,7 +171,7 @@ func runAnalyze(ctx context.Context, env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "write the Result as JSON instead of the text report")
 	var gates gate.FailOns
 	fs.Var(&gates, "fail-on", "KIND[:THRESHOLD]: exit 3 when such a finding costs more (repeatable)")
-	byRank := fs.String("by-rank", "auto", "read a dataset or warm cache entry one rank at a time, to bound memory: `auto` (jobs of 2 M events or more), on, off")
+	byRank := fs.String("by-rank", "auto", "read a dataset (sharded or not) or warm cache entry one rank at a time, to bound memory: `auto` (jobs of 2 M events or more), on, off")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
