@@ -18,7 +18,7 @@ import (
 // false, with nothing read, for other inputs.
 func openRanked(inputs []string, opts Options, src source.Options) (*Trace, bool, error) {
 	step := analysis.StepAnnotation(opts.StepRegex)
-	rk, ok, err := ingest.LoadRanked(inputs, opts.ByRankMinEvents, step)
+	rk, ok, err := ingest.LoadRanked(inputs, src, opts.ByRankMinEvents, step)
 	full := func(ctx context.Context) (*model.Trace, error) { return ingest.Load(ctx, inputs, src) }
 	if !ok && !opts.NoCache {
 		var cached *dataset.Ranked

@@ -26,8 +26,9 @@ type Ranked interface {
 // is false, with nothing read, for any other inputs (Load reads those).
 // The cross-rank trace is validated as Load validates the whole one; each
 // rank's events are checked when they are read. annotation picks the CPU
-// range annotations kept of every rank (dataset.ReadRanked).
-func LoadRanked(paths []string, minEvents int64, annotation func(name string) bool) (rk Ranked, ok bool, err error) {
+// range annotations kept of every rank (dataset.ReadRanked); opts.Warn
+// hears what Load would warn of.
+func LoadRanked(paths []string, opts source.Options, minEvents int64, annotation func(name string) bool) (rk Ranked, ok bool, err error) {
 	in, err := expand(paths)
 	if err != nil || len(in.datasets)+len(in.sharded) != 1 || len(in.files)+len(in.skipped) > 0 {
 		return nil, false, nil
@@ -46,6 +47,9 @@ func LoadRanked(paths []string, minEvents int64, annotation func(name string) bo
 	}
 	if err := rk.Model().Validate(); err != nil {
 		return nil, true, fmt.Errorf("the trace is invalid: %w", err)
+	}
+	if sr, isSharded := rk.(*ShardedRanked); isSharded {
+		warnSkips(opts, paths, sr.trailing, nil) // as Load warns of them
 	}
 	return rk, true, nil
 }

@@ -24,6 +24,8 @@ type ShardedRanked struct {
 	local  []int32       // row of trace -> its row in its rank's events file
 	timed  []int32
 	events int64
+
+	trailing []model.Skip // the shards' skip records of inputs no format claims, for warnings
 }
 
 // shardMap is how the join renumbered one shard's rows.
@@ -72,6 +74,7 @@ func readShardedRanked(root string, annotation func(name string) bool) (*Sharded
 	if err != nil {
 		return nil, fmt.Errorf("joining the shards of %s: %w", root, err)
 	}
+	sr.trailing = trailing
 	return sr, sr.bind(t, rows)
 }
 

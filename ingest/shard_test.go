@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis"
@@ -140,7 +143,7 @@ func resultJSON(t *testing.T, path string) []byte {
 // cross-rank rows.
 func rankedJSON(t *testing.T, root string) []byte {
 	t.Helper()
-	rk, ok, err := ingest.LoadRanked([]string{root}, 0, analysis.StepAnnotation(nil))
+	rk, ok, err := ingest.LoadRanked([]string{root}, source.Options{}, 0, analysis.StepAnnotation(nil))
 	if err != nil || !ok {
 		t.Fatalf("LoadRanked: ok %v, %v", ok, err)
 	}
@@ -156,4 +159,34 @@ func rankedJSON(t *testing.T, root string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestShardedRankedWarnsSkips: a sharded dataset read rank by rank warns of
+// the inputs no format claimed, as the whole read does.
+func TestShardedRankedWarnsSkips(t *testing.T) {
+	dir := sampletest.KinetoDir(t, sampletest.Job(t, "default"))
+	if err := os.WriteFile(filepath.Join(dir, "rank-99.trace.json"), []byte("not a trace"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(t.TempDir(), "ds")
+	for k := range 2 {
+		if _, err := ingest.IngestShard(context.Background(), []string{dir}, source.Options{}, k, 2, root, dataset.Manifest{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	warned := func(load func(opts source.Options)) []string {
+		var got []string
+		load(source.Options{Warn: func(m string) { got = append(got, m) }})
+		return got
+	}
+	whole := warned(func(o source.Options) { _, _ = ingest.Load(context.Background(), []string{root}, o) })
+	ranked := warned(func(o source.Options) {
+		_, _, _ = ingest.LoadRanked([]string{root}, o, 0, analysis.StepAnnotation(nil))
+	})
+	if len(whole) == 0 || !strings.Contains(strings.Join(whole, "\n"), "rank-99.trace.json") {
+		t.Fatalf("the whole read warned %q, want the unclaimed file named", whole)
+	}
+	if !slices.Equal(ranked, whole) {
+		t.Errorf("read rank by rank, warnings %q; read whole, %q", ranked, whole)
+	}
 }
