@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tpptrace/tpptrace/model"
 )
@@ -81,16 +82,26 @@ type annotation struct {
 
 // parseAny parses name in every convention, or ok false.
 func parseAny(name string) (a annotation, ok bool) {
-	if m := ppRe.FindStringSubmatch(name); m != nil {
-		ph := map[string]Phase{"F": PhaseFwd, "B": PhaseBwd, "I": PhaseBwd, "W": PhaseW}[m[2]]
-		return annotation{ConvPipelining, ph, atoi(m[3]), -1, atoi(m[1])}, true
-	}
-	if m := singleRe.FindStringSubmatch(name); m != nil {
-		ph := PhaseFwd
-		if m[1] == "Backward" {
-			ph = PhaseBwd
+	// Each pattern needs a literal the name must hold (ppRe "PP:", singleRe
+	// "Forward " or "Backward ", annotRe '#'): most names (aten::mm, ...)
+	// hold none, and are answered without running a regexp.
+	if strings.HasPrefix(name, "PP:") {
+		if m := ppRe.FindStringSubmatch(name); m != nil {
+			ph := map[string]Phase{"F": PhaseFwd, "B": PhaseBwd, "I": PhaseBwd, "W": PhaseW}[m[2]]
+			return annotation{ConvPipelining, ph, atoi(m[3]), -1, atoi(m[1])}, true
 		}
-		return annotation{ConvForward, ph, atoi(m[2]), -1, -1}, true
+	}
+	if strings.HasPrefix(name, "Forward ") || strings.HasPrefix(name, "Backward ") {
+		if m := singleRe.FindStringSubmatch(name); m != nil {
+			ph := PhaseFwd
+			if m[1] == "Backward" {
+				ph = PhaseBwd
+			}
+			return annotation{ConvForward, ph, atoi(m[2]), -1, -1}, true
+		}
+	}
+	if strings.IndexByte(name, '#') < 0 {
+		return annotation{ConvStep, PhaseUnknown, -1, -1, -1}, false
 	}
 	ph, mb, ch, ok := parseAnnotation(name)
 	return annotation{ConvStep, ph, mb, ch, -1}, ok
