@@ -84,6 +84,30 @@ func axisKey(a model.Axis) string {
 	}
 }
 
+// axisKeys are axisKey's answers; axisSlot(a) is axisKey(a)'s index.
+var axisKeys = [...]string{"TP", "PP", "DP", "CP", "EP", "A2A", "other"}
+
+const nAxisKeys = len(axisKeys)
+
+// axisSlot is the index of axisKey(a) in axisKeys.
+func axisSlot(a model.Axis) int {
+	switch a {
+	case model.AxisTP:
+		return 0
+	case model.AxisPP:
+		return 1
+	case model.AxisDP:
+		return 2
+	case model.AxisCP:
+		return 3
+	case model.AxisEP:
+		return 4
+	case model.AxisA2A:
+		return 5
+	}
+	return 6
+}
+
 func addAxes(m map[string]int64, v [measure.NAxes]int64) {
 	for a, x := range v {
 		if x != 0 || a == int(model.AxisTP) || a == int(model.AxisPP) || a == int(model.AxisDP) {
