@@ -110,7 +110,10 @@ func parseAny(name string) (a annotation, ok bool) {
 // parseAnnotation returns the phase, microbatch and chunk of an annotation
 // in tpptrace's forward_step#N convention, or ok false.
 func parseAnnotation(name string) (ph Phase, micro, chunk int32, ok bool) {
-	m := annotRe.FindStringSubmatch(name)
+	m, ascii := matchAnnot(name)
+	if !ascii {
+		m = annotRe.FindStringSubmatch(name)
+	}
 	if m == nil {
 		return PhaseUnknown, -1, -1, false
 	}
@@ -123,6 +126,77 @@ func parseAnnotation(name string) (ph Phase, micro, chunk int32, ok bool) {
 		chunk = atoi(m[3])
 	}
 	return ph, micro, chunk, true
+}
+
+// matchAnnot is annotRe.FindStringSubmatch(name) for an ASCII name, without
+// the regexp (ascii false, m nil: name holds other bytes, whose case folding
+// the regexp knows; ask it).
+func matchAnnot(name string) (m []string, ascii bool) {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			return nil, false
+		}
+	}
+	for p := 0; p < len(name); p++ {
+		if m := matchAnnotAt(name, p); m != nil {
+			return m, true
+		}
+	}
+	return nil, true
+}
+
+// annotWords are annotRe's alternatives, in its order.
+var annotWords = [...]string{"forward", "backward", "fwd", "bwd"}
+
+// matchAnnotAt is annotRe's match starting at p, or nil.
+func matchAnnotAt(name string, p int) []string {
+	w := ""
+	for _, a := range annotWords {
+		if len(name)-p >= len(a) && strings.EqualFold(name[p:p+len(a)], a) {
+			w = name[p : p+len(a)]
+			break
+		}
+	}
+	if w == "" {
+		return nil
+	}
+	i := p + len(w)
+	for i < len(name) && annotFill(name[i]) {
+		i++
+	}
+	if i >= len(name) || name[i] != '#' {
+		return nil
+	}
+	d := digitsAt(name, i+1)
+	if d == i+1 {
+		return nil
+	}
+	m := []string{"", w, name[i+1 : d], ""}
+	j := d
+	for j < len(name) && !isDigit(name[j]) {
+		j++
+	}
+	if j > d && j < len(name) {
+		e := digitsAt(name, j)
+		m[3], d = name[j:e], e
+	}
+	m[0] = name[p:d]
+	return m
+}
+
+// annotFill reports whether c is in annotRe's [a-z_ -] (case-insensitive).
+func annotFill(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == ' ' || c == '-'
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// digitsAt is the end of the run of digits starting at i.
+func digitsAt(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
 }
 
 func atoi(s string) int32 {

@@ -1,6 +1,9 @@
 package pipeline
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // parseAnyRe is parseAny without the literal checks (FuzzParseAnyLiterals's oracle).
 func parseAnyRe(name string) (a annotation, ok bool) {
@@ -31,6 +34,23 @@ func FuzzParseAnyLiterals(f *testing.F) {
 		b, okb := parseAnyRe(name)
 		if a != b || ok != okb {
 			t.Fatalf("parseAny(%q) = %+v %v, regexps alone %+v %v", name, a, ok, b, okb)
+		}
+	})
+}
+
+// FuzzMatchAnnot checks matchAnnot against annotRe.
+func FuzzMatchAnnot(f *testing.F) {
+	for _, s := range []string{"forward_step#3", "backward_step#12 chunk 1", "xx fwd#3.1", "FWD#", "bwd #7x", "forward_step#3 chunk",
+		"ffforward#1", "fwdbwd#2", "forward-x#9a9b", "backward\u212a#1", "Forward 3", "fwd#99999999999", "forward\tstep#1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		m, ascii := matchAnnot(name)
+		if !ascii {
+			return
+		}
+		if want := annotRe.FindStringSubmatch(name); !slices.Equal(m, want) {
+			t.Fatalf("matchAnnot(%q) = %q, annotRe %q", name, m, want)
 		}
 	})
 }
