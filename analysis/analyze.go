@@ -58,6 +58,7 @@ type run struct {
 	byRank    map[int32]int       // rank -> index into ranks, built on first use (rankSlot)
 	denseRank []int32             // the same by rank value, −1 for none, when the ranks are small
 	missing   missing             // declared ranks without a timeline
+	instIn    []bool              // by instance of tm: whether it lies in an analysed step (inSteps)
 	opNames   map[[2]uint8]string // by axis and op: opName's answers
 
 	// The steps' outputs, and the Result build makes of them.

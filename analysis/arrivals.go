@@ -21,7 +21,7 @@ func (r *run) arrivals() []diagnose.Arrival {
 	var own []int64
 	for i := range r.tm.Inst {
 		in := &r.tm.Inst[i]
-		if in.Last < 0 || in.N < 2 || in.Op.PointToPoint() || !r.inSteps(in) {
+		if in.Last < 0 || in.N < 2 || in.Op.PointToPoint() || !r.inStep(i) {
 			continue
 		}
 		own = r.addArrival(acc, in, own)

@@ -13,6 +13,7 @@ import (
 // and lists the kernels by short name.
 func measureStep(r *run) error {
 	r.tm = measure.Collectives(r.t, r.inst, r.off.Of)
+	r.instIn = r.instancesInSteps()
 	for _, rk := range r.t.Ranks {
 		if _, ok := r.steps.ByRank[rk.Rank]; ok {
 			r.ranks = append(r.ranks, rankRun{rank: rk.Rank, stage: max(int(rk.Coord.PP), 0)})

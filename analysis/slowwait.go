@@ -18,7 +18,7 @@ func (r *run) slowWaits() map[int32]map[string]int64 {
 	n := int64(max(len(r.steps.Iters), 1))
 	for i := range r.tm.Inst {
 		in := &r.tm.Inst[i]
-		if !slow[in.Last] || in.Op.PointToPoint() || !r.inSteps(in) {
+		if !slow[in.Last] || in.Op.PointToPoint() || !r.inStep(i) {
 			continue
 		}
 		if out[in.Last] == nil {

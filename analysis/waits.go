@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/measure"
+	"github.com/tpptrace/tpptrace/analysis/par"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/analysis/steps"
 )
@@ -37,6 +38,20 @@ func (r *run) inSteps(in *measure.Timing) bool {
 	return r.stepOf(m.Rank, r.t.Events.Start[m.Event]) >= 0
 }
 
+// inStep is inSteps of instance i of r.tm, looked up (instIn).
+func (r *run) inStep(i int) bool { return r.instIn[i] }
+
+// instancesInSteps is inSteps of every instance of r.tm, by index.
+func (r *run) instancesInSteps() []bool {
+	in := make([]bool, len(r.tm.Inst))
+	par.Blocks(len(in), 4096, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			in[i] = r.inSteps(&r.tm.Inst[i])
+		}
+	})
+	return in
+}
+
 // addWaits fills each rank's wait and transfer per axis, per step.
 func (r *run) addWaits() {
 	type sums struct {
@@ -47,7 +62,7 @@ func (r *run) addWaits() {
 	n := int64(len(r.steps.Iters))
 	for i := range r.tm.Inst {
 		in := &r.tm.Inst[i]
-		if !r.inSteps(in) {
+		if !r.inStep(i) {
 			continue
 		}
 		k := axisSlot(in.Axis)

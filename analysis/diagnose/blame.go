@@ -13,13 +13,13 @@ type Blame struct {
 	Peers map[int32]map[string]int64
 }
 
-// BlameOf sums blame over the instances for which keep is true (those inside
+// BlameOf sums blame over the instances i of tm for which keep(i) (those inside
 // analysed steps) and divides by steps.
-func BlameOf(tm *measure.Timings, steps int, keep func(in *measure.Timing) bool) Blame {
+func BlameOf(tm *measure.Timings, steps int, keep func(i int) bool) Blame {
 	b := Blame{Ns: map[int32]int64{}, Peers: map[int32]map[string]int64{}}
 	for i := range tm.Inst {
 		in := &tm.Inst[i]
-		if in.Last < 0 || in.Op.PointToPoint() || !keep(in) {
+		if in.Last < 0 || in.Op.PointToPoint() || !keep(i) {
 			continue
 		}
 		b.Ns[in.Last] += in.Lateness
