@@ -146,17 +146,57 @@ func pairDiffs(t *model.Trace, inst []Instance) (pairs [][2]int32, lists [][]int
 }
 
 // median returns the middle value (the lower middle for even lengths,
-// averaged with the upper one). It reorders v.
+// averaged with the upper one). It reorders v (a selection, not a sort).
 func median(v []int64) int64 {
-	if len(v) == 0 {
+	n := len(v)
+	if n == 0 {
 		return 0
 	}
-	slices.Sort(v)
-	n := len(v)
+	hi := nth(v, n/2)
 	if n%2 == 1 {
-		return v[n/2]
+		return hi
 	}
-	return v[n/2-1] + (v[n/2]-v[n/2-1])/2
+	lo := slices.Max(v[:n/2]) // the selection leaves the n/2 smallest before it
+	return lo + (hi-lo)/2
+}
+
+// nth reorders v so that v[k] is its k-th smallest value, nothing before it
+// larger and nothing after it smaller, and returns it (quickselect with a
+// three-way partition: runs of equal values cost nothing extra).
+func nth(v []int64, k int) int64 {
+	w, off := v, 0
+	for len(w) > 16 {
+		p := median3(w[0], w[len(w)/2], w[len(w)-1])
+		lt, i, gt := 0, 0, len(w)
+		for i < gt {
+			switch {
+			case w[i] < p:
+				w[lt], w[i] = w[i], w[lt]
+				lt++
+				i++
+			case w[i] > p:
+				gt--
+				w[i], w[gt] = w[gt], w[i]
+			default:
+				i++
+			}
+		}
+		switch {
+		case k-off < lt:
+			w = w[:lt]
+		case k-off >= gt:
+			w, off = w[gt:], off+gt
+		default:
+			return v[k]
+		}
+	}
+	slices.Sort(w)
+	return v[k]
+}
+
+// median3 is the middle one of a, b and c.
+func median3(a, b, c int64) int64 {
+	return max(min(a, b), min(max(a, b), c))
 }
 
 // residual is the median over matched members of |aligned end − the
