@@ -46,17 +46,20 @@ var Steps = []Step{
 
 // run is the state the steps share.
 type run struct {
-	t       *model.Trace // the cross-rank steps' trace; instances and peers name its rows
-	src     RankSource   // one rank's events at a time, for the per-rank pass (rankPass)
-	opts    Options
-	layout  layout.Layout
-	inst    []clock.Instance
-	off     clock.Offsets
-	steps   steps.Steps
-	ranks   []rankRun // one per entry of t.Ranks that has step windows
-	tm      measure.Timings
-	byRank  map[int32]int // rank -> index into ranks, built on first use
-	missing missing       // declared ranks without a timeline
+	t         *model.Trace // the cross-rank steps' trace; instances and peers name its rows
+	src       RankSource   // one rank's events at a time, for the per-rank pass (rankPass)
+	opts      Options
+	layout    layout.Layout
+	inst      []clock.Instance
+	off       clock.Offsets
+	steps     steps.Steps
+	ranks     []rankRun // one per entry of t.Ranks that has step windows
+	tm        measure.Timings
+	byRank    map[int32]int       // rank -> index into ranks, built on first use (rankSlot)
+	denseRank []int32             // the same by rank value, −1 for none, when the ranks are small
+	missing   missing             // declared ranks without a timeline
+	instIn    []bool              // by instance of tm: whether it lies in an analysed step (inSteps)
+	opNames   map[[2]uint8]string // by axis and op: opName's answers
 
 	// The steps' outputs, and the Result build makes of them.
 	warnings []string // in step order

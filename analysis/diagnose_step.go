@@ -11,9 +11,9 @@ func diagnoseStep(r *run) error {
 	n := len(r.steps.Iters)
 	r.stageBubbleParts()
 	r.diag.verdict = diagnose.Imbalance(r.sched.stages, r.prep.stepNs)
-	blame := diagnose.BlameOf(&r.tm, n, r.inSteps)
+	blame := diagnose.BlameOf(&r.tm, n, r.inStep)
 	r.diag.slow = diagnose.SlowRanks(r.figures(), blame)
-	r.diag.comms = diagnose.Comms(r.t, &r.tm, n, r.inSteps)
+	r.diag.comms = diagnose.Comms(r.t, &r.tm, n, r.inStep)
 	in := diagnose.Inputs{ImbalanceGainNs: r.diag.verdict.GainNs, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep(), Arrivals: r.arrivals()}
 	for _, p := range r.layout.Problems {
 		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Says: p.Says, Ranks: p.Ranks})

@@ -13,6 +13,7 @@ import (
 // and lists the kernels by short name.
 func measureStep(r *run) error {
 	r.tm = measure.Collectives(r.t, r.inst, r.off.Of)
+	r.instIn = r.instancesInSteps()
 	for _, rk := range r.t.Ranks {
 		if _, ok := r.steps.ByRank[rk.Rank]; ok {
 			r.ranks = append(r.ranks, rankRun{rank: rk.Rank, stage: max(int(rk.Coord.PP), 0)})
@@ -82,6 +83,30 @@ func axisKey(a model.Axis) string {
 	default:
 		return "other"
 	}
+}
+
+// axisKeys are axisKey's answers; axisSlot(a) is axisKey(a)'s index.
+var axisKeys = [...]string{"TP", "PP", "DP", "CP", "EP", "A2A", "other"}
+
+const nAxisKeys = len(axisKeys)
+
+// axisSlot is the index of axisKey(a) in axisKeys.
+func axisSlot(a model.Axis) int {
+	switch a {
+	case model.AxisTP:
+		return 0
+	case model.AxisPP:
+		return 1
+	case model.AxisDP:
+		return 2
+	case model.AxisCP:
+		return 3
+	case model.AxisEP:
+		return 4
+	case model.AxisA2A:
+		return 5
+	}
+	return 6
 }
 
 func addAxes(m map[string]int64, v [measure.NAxes]int64) {

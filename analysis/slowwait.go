@@ -18,7 +18,7 @@ func (r *run) slowWaits() map[int32]map[string]int64 {
 	n := int64(max(len(r.steps.Iters), 1))
 	for i := range r.tm.Inst {
 		in := &r.tm.Inst[i]
-		if !slow[in.Last] || in.Op.PointToPoint() || !r.inSteps(in) {
+		if !slow[in.Last] || in.Op.PointToPoint() || !r.inStep(i) {
 			continue
 		}
 		if out[in.Last] == nil {
@@ -46,20 +46,49 @@ func (r *run) exposedWaits(in *measure.Timing) int64 {
 
 // rankRun returns the measured state of rank, or nil.
 func (r *run) rankRun(rank int32) *rankRun {
-	i, ok := r.rankIndex()[rank]
+	i, ok := r.rankSlot(rank)
 	if !ok {
 		return nil
 	}
 	return &r.ranks[i]
 }
 
-// rankIndex maps a rank to its index in r.ranks, built on first use.
-func (r *run) rankIndex() map[int32]int {
+// rankSlot is rank's index in r.ranks; ok false when it has none. The
+// index is a slice by rank when the ranks are small (the usual 0..n−1),
+// else a map; built on first use.
+func (r *run) rankSlot(rank int32) (int, bool) {
 	if r.byRank == nil {
-		r.byRank = make(map[int32]int, len(r.ranks))
-		for i := range r.ranks {
-			r.byRank[r.ranks[i].rank] = i
-		}
+		r.indexRanks()
 	}
-	return r.byRank
+	if r.denseRank != nil {
+		if rank < 0 || int(rank) >= len(r.denseRank) || r.denseRank[rank] < 0 {
+			return 0, false
+		}
+		return int(r.denseRank[rank]), true
+	}
+	i, ok := r.byRank[rank]
+	return i, ok
+}
+
+// indexRanks builds rankSlot's index.
+func (r *run) indexRanks() {
+	r.byRank = make(map[int32]int, len(r.ranks))
+	hi := int32(-1)
+	dense := true
+	for i := range r.ranks {
+		rk := r.ranks[i].rank
+		r.byRank[rk] = i
+		hi = max(hi, rk)
+		dense = dense && rk >= 0
+	}
+	if !dense || int(hi) >= 4*len(r.ranks)+1024 {
+		return
+	}
+	r.denseRank = make([]int32, hi+1)
+	for i := range r.denseRank {
+		r.denseRank[i] = -1
+	}
+	for i := range r.ranks {
+		r.denseRank[r.ranks[i].rank] = int32(i)
+	}
 }

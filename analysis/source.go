@@ -70,14 +70,13 @@ type rowWait struct {
 // by row of the run's trace, into one rankIn per entry of r.ranks.
 func (r *run) rankInputs(src RankSource, peers map[int]pipeline.Peer) []rankIn {
 	in := make([]rankIn, len(r.ranks))
-	index := r.rankIndex()
 	for _, m := range r.tm.Members {
-		if i, ok := index[m.Rank]; ok {
+		if i, ok := r.rankSlot(m.Rank); ok {
 			in[i].waits = append(in[i].waits, rowWait{src.Local(m.Event), max(m.Wait, 0)})
 		}
 	}
 	for row, p := range peers {
-		i, ok := index[r.t.Events.Rank[row]]
+		i, ok := r.rankSlot(r.t.Events.Rank[row])
 		if !ok {
 			continue
 		}

@@ -83,12 +83,10 @@ func Ranges(rs []int32) string {
 // pairEdges collects, per (lowest member, other member), the end differences
 // of every instance and reduces them to their median.
 func pairEdges(t *model.Trace, inst []Instance) []edge {
-	diffs := pairDiffs(t, inst)
-	out := make([]edge, 0, len(diffs))
-	lists := make([][]int64, 0, len(diffs))
-	for k, d := range diffs {
-		out = append(out, edge{a: k[0], b: k[1], n: len(d), weight: float64(len(d))})
-		lists = append(lists, d)
+	pairs, lists := pairDiffs(t, inst)
+	out := make([]edge, len(pairs))
+	for i, k := range pairs {
+		out[i] = edge{a: k[0], b: k[1], n: len(lists[i]), weight: float64(len(lists[i]))}
 	}
 	par.Blocks(len(out), 64, func(lo, hi int) { // the lists are disjoint parts of one array: sorted apart
 		for i := lo; i < hi; i++ {
@@ -99,47 +97,106 @@ func pairEdges(t *model.Trace, inst []Instance) []edge {
 	return out
 }
 
-// pairDiffs lists, per (lowest member, other member), the end differences
-// end(other) − end(lowest) of every instance, all in one backing array.
-func pairDiffs(t *model.Trace, inst []Instance) map[[2]int32][]int64 {
+// pairDiffs lists, per (lowest member, other member) pair (in first-seen
+// order), the end differences end(other) − end(lowest) of every instance,
+// in instance order, all in one backing array. The pairs are looked up once
+// per member; the second pass reads the pair of each from the first.
+func pairDiffs(t *model.Trace, inst []Instance) (pairs [][2]int32, lists [][]int64) {
 	ev := &t.Events
-	count := map[[2]int32]int{}
+	pid := map[uint64]int32{}
+	var count []int
 	total := 0
 	for _, in := range inst {
-		for _, e := range in.Events[1:] {
-			count[[2]int32{ev.Rank[in.Events[0]], ev.Rank[e]}]++
-		}
 		total += len(in.Events) - 1
 	}
-	buf := make([]int64, 0, total)
-	diffs := make(map[[2]int32][]int64, len(count))
+	which := make([]int32, 0, total)
+	for _, in := range inst {
+		r0 := ev.Rank[in.Events[0]]
+		for _, e := range in.Events[1:] {
+			k := uint64(uint32(r0))<<32 | uint64(uint32(ev.Rank[e]))
+			p, ok := pid[k]
+			if !ok {
+				p = int32(len(pairs))
+				pid[k] = p
+				pairs = append(pairs, [2]int32{r0, ev.Rank[e]})
+				count = append(count, 0)
+			}
+			count[p]++
+			which = append(which, p)
+		}
+	}
+	buf := make([]int64, total)
+	lists = make([][]int64, len(pairs))
+	off := 0
+	for p, c := range count {
+		lists[p] = buf[off : off : off+c]
+		off += c
+	}
+	j := 0
 	for _, in := range inst {
 		e0 := in.Events[0]
 		end0 := ev.Start[e0] + ev.Dur[e0]
 		for _, e := range in.Events[1:] {
-			k := [2]int32{ev.Rank[e0], ev.Rank[e]}
-			d, ok := diffs[k]
-			if !ok {
-				d, buf = buf[len(buf):len(buf):len(buf)+count[k]], buf[:len(buf)+count[k]]
-			}
-			diffs[k] = append(d, ev.Start[e]+ev.Dur[e]-end0)
+			p := which[j]
+			j++
+			lists[p] = append(lists[p], ev.Start[e]+ev.Dur[e]-end0)
 		}
 	}
-	return diffs
+	return pairs, lists
 }
 
 // median returns the middle value (the lower middle for even lengths,
-// averaged with the upper one). It reorders v.
+// averaged with the upper one). It reorders v (a selection, not a sort).
 func median(v []int64) int64 {
-	if len(v) == 0 {
+	n := len(v)
+	if n == 0 {
 		return 0
 	}
-	slices.Sort(v)
-	n := len(v)
+	hi := nth(v, n/2)
 	if n%2 == 1 {
-		return v[n/2]
+		return hi
 	}
-	return v[n/2-1] + (v[n/2]-v[n/2-1])/2
+	lo := slices.Max(v[:n/2]) // the selection leaves the n/2 smallest before it
+	return lo + (hi-lo)/2
+}
+
+// nth reorders v so that v[k] is its k-th smallest value, nothing before it
+// larger and nothing after it smaller, and returns it (quickselect with a
+// three-way partition: runs of equal values cost nothing extra).
+func nth(v []int64, k int) int64 {
+	w, off := v, 0
+	for len(w) > 16 {
+		p := median3(w[0], w[len(w)/2], w[len(w)-1])
+		lt, i, gt := 0, 0, len(w)
+		for i < gt {
+			switch {
+			case w[i] < p:
+				w[lt], w[i] = w[i], w[lt]
+				lt++
+				i++
+			case w[i] > p:
+				gt--
+				w[i], w[gt] = w[gt], w[i]
+			default:
+				i++
+			}
+		}
+		switch {
+		case k-off < lt:
+			w = w[:lt]
+		case k-off >= gt:
+			w, off = w[gt:], off+gt
+		default:
+			return v[k]
+		}
+	}
+	slices.Sort(w)
+	return v[k]
+}
+
+// median3 is the middle one of a, b and c.
+func median3(a, b, c int64) int64 {
+	return max(min(a, b), min(max(a, b), c))
 }
 
 // residual is the median over matched members of |aligned end − the

@@ -149,7 +149,8 @@ func (s *looseSet) take(t *model.Trace, comm int32, c candidate) []Instance {
 // minPairWindowNs; minPairWindowNs alone when nothing else matched.
 func pairWindow(t *model.Trace, inst []Instance) int64 {
 	var dev []int64
-	for _, d := range pairDiffs(t, inst) {
+	_, lists := pairDiffs(t, inst)
+	for _, d := range lists {
 		m := median(d)
 		for _, x := range d {
 			dev = append(dev, max(x-m, m-x))

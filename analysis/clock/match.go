@@ -89,11 +89,38 @@ func byEnd(t *model.Trace) []int32 {
 		return idx
 	}
 	par.Blocks(len(runs)-1, 1, func(lo, hi int) { // rows already by rank: each rank's run sorted apart, the same order
+		var buf []endRow
 		for r := lo; r < hi; r++ {
-			slices.SortStableFunc(idx[runs[r]:runs[r+1]], byRankEnd)
+			buf = sortByEnd(ev, idx[runs[r]:runs[r+1]], buf)
 		}
 	})
 	return idx
+}
+
+// endRow is a row and its end, for sortByEnd.
+type endRow struct {
+	end int64
+	row int32
+}
+
+// sortByEnd sorts rows (of one rank) by end, stably, through buf (scratch,
+// returned): the ends read once, not per comparison; already sorted rows
+// (one stream) are left as they are.
+func sortByEnd(ev *model.Events, rows []int32, buf []endRow) []endRow {
+	buf = buf[:0]
+	sorted := true
+	for k, i := range rows {
+		buf = append(buf, endRow{ev.Start[i] + ev.Dur[i], i})
+		sorted = sorted && (k == 0 || buf[k-1].end <= buf[k].end)
+	}
+	if sorted {
+		return buf
+	}
+	slices.SortStableFunc(buf, func(a, b endRow) int { return cmp.Compare(a.end, b.end) })
+	for k := range buf {
+		rows[k] = buf[k].row
+	}
+	return buf
 }
 
 // rankRuns returns the bounds of idx's runs of equal rank (run r is

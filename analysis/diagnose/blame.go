@@ -13,27 +13,33 @@ type Blame struct {
 	Peers map[int32]map[string]int64
 }
 
-// BlameOf sums blame over the instances for which keep is true (those inside
+// BlameOf sums blame over the instances i of tm for which keep(i) (those inside
 // analysed steps) and divides by steps.
-func BlameOf(tm *measure.Timings, steps int, keep func(in *measure.Timing) bool) Blame {
+func BlameOf(tm *measure.Timings, steps int, keep func(i int) bool) Blame {
 	b := Blame{Ns: map[int32]int64{}, Peers: map[int32]map[string]int64{}}
+	var keys opKeys
 	for i := range tm.Inst {
 		in := &tm.Inst[i]
-		if in.Last < 0 || in.Op.PointToPoint() || !keep(in) {
+		if in.Last < 0 || in.Op.PointToPoint() || !keep(i) {
 			continue
 		}
 		b.Ns[in.Last] += in.Lateness
-		key := in.Axis.String() + " " + in.Op.String()
-		if in.Axis == model.AxisUnknown {
-			key = in.Op.String()
+		key := keys.of(in.Axis, in.Op)
+		peers := b.Peers[in.Last]
+		if peers == nil {
+			peers = map[string]int64{}
+			b.Peers[in.Last] = peers
 		}
-		if b.Peers[in.Last] == nil {
-			b.Peers[in.Last] = map[string]int64{}
-		}
+		var wait int64
+		waited := false
 		for _, m := range tm.Members[in.First : in.First+in.N] {
 			if m.Rank != in.Last {
-				b.Peers[in.Last][key] += m.Wait
+				wait += m.Wait
+				waited = true
 			}
+		}
+		if waited {
+			peers[key] += wait
 		}
 	}
 	if steps > 1 {
@@ -51,4 +57,23 @@ func (b Blame) scale(n int64) {
 			m[k] /= n
 		}
 	}
+}
+
+// opKeys builds "<axis> <op>" ("DP allreduce", the op alone for an unknown
+// axis) once per axis and op.
+type opKeys map[[2]uint8]string
+
+func (k *opKeys) of(ax model.Axis, o model.Op) string {
+	if s, ok := (*k)[[2]uint8{uint8(ax), uint8(o)}]; ok {
+		return s
+	}
+	s := o.String()
+	if ax != model.AxisUnknown {
+		s = ax.String() + " " + s
+	}
+	if *k == nil {
+		*k = opKeys{}
+	}
+	(*k)[[2]uint8{uint8(ax), uint8(o)}] = s
+	return s
 }

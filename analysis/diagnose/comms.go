@@ -17,14 +17,15 @@ type commAcc struct {
 	links        map[linkKey]*sizeTimes
 }
 
-// Comms summarizes every communicator over the kept instances, per step,
+// Comms summarizes every communicator over the kept instances (keep(i) for
+// instance i of tm), per step,
 // with an α-β fit of transfer time against message size (seed §6.10).
-func Comms(t *model.Trace, tm *measure.Timings, steps int, keep func(in *measure.Timing) bool) []result.CommStats {
+func Comms(t *model.Trace, tm *measure.Timings, steps int, keep func(i int) bool) []result.CommStats {
 	acc := make([]commAcc, len(t.Comms))
 	hosts := hostsOf(t)
 	for i := range tm.Inst {
 		in := &tm.Inst[i]
-		if in.Comm < 0 || int(in.Comm) >= len(acc) || !keep(in) {
+		if in.Comm < 0 || int(in.Comm) >= len(acc) || !keep(i) {
 			continue
 		}
 		acc[in.Comm].add(t, tm, in, linkOf(tm, in, hosts))

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tpptrace/tpptrace/model"
 )
@@ -81,16 +82,26 @@ type annotation struct {
 
 // parseAny parses name in every convention, or ok false.
 func parseAny(name string) (a annotation, ok bool) {
-	if m := ppRe.FindStringSubmatch(name); m != nil {
-		ph := map[string]Phase{"F": PhaseFwd, "B": PhaseBwd, "I": PhaseBwd, "W": PhaseW}[m[2]]
-		return annotation{ConvPipelining, ph, atoi(m[3]), -1, atoi(m[1])}, true
-	}
-	if m := singleRe.FindStringSubmatch(name); m != nil {
-		ph := PhaseFwd
-		if m[1] == "Backward" {
-			ph = PhaseBwd
+	// Each pattern needs a literal the name must hold (ppRe "PP:", singleRe
+	// "Forward " or "Backward ", annotRe '#'): most names (aten::mm, ...)
+	// hold none, and are answered without running a regexp.
+	if strings.HasPrefix(name, "PP:") {
+		if m := ppRe.FindStringSubmatch(name); m != nil {
+			ph := map[string]Phase{"F": PhaseFwd, "B": PhaseBwd, "I": PhaseBwd, "W": PhaseW}[m[2]]
+			return annotation{ConvPipelining, ph, atoi(m[3]), -1, atoi(m[1])}, true
 		}
-		return annotation{ConvForward, ph, atoi(m[2]), -1, -1}, true
+	}
+	if strings.HasPrefix(name, "Forward ") || strings.HasPrefix(name, "Backward ") {
+		if m := singleRe.FindStringSubmatch(name); m != nil {
+			ph := PhaseFwd
+			if m[1] == "Backward" {
+				ph = PhaseBwd
+			}
+			return annotation{ConvForward, ph, atoi(m[2]), -1, -1}, true
+		}
+	}
+	if strings.IndexByte(name, '#') < 0 {
+		return annotation{ConvStep, PhaseUnknown, -1, -1, -1}, false
 	}
 	ph, mb, ch, ok := parseAnnotation(name)
 	return annotation{ConvStep, ph, mb, ch, -1}, ok
@@ -99,7 +110,10 @@ func parseAny(name string) (a annotation, ok bool) {
 // parseAnnotation returns the phase, microbatch and chunk of an annotation
 // in tpptrace's forward_step#N convention, or ok false.
 func parseAnnotation(name string) (ph Phase, micro, chunk int32, ok bool) {
-	m := annotRe.FindStringSubmatch(name)
+	m, ascii := matchAnnot(name)
+	if !ascii {
+		m = annotRe.FindStringSubmatch(name)
+	}
 	if m == nil {
 		return PhaseUnknown, -1, -1, false
 	}
@@ -112,6 +126,77 @@ func parseAnnotation(name string) (ph Phase, micro, chunk int32, ok bool) {
 		chunk = atoi(m[3])
 	}
 	return ph, micro, chunk, true
+}
+
+// matchAnnot is annotRe.FindStringSubmatch(name) for an ASCII name, without
+// the regexp (ascii false, m nil: name holds other bytes, whose case folding
+// the regexp knows; ask it).
+func matchAnnot(name string) (m []string, ascii bool) {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			return nil, false
+		}
+	}
+	for p := 0; p < len(name); p++ {
+		if m := matchAnnotAt(name, p); m != nil {
+			return m, true
+		}
+	}
+	return nil, true
+}
+
+// annotWords are annotRe's alternatives, in its order.
+var annotWords = [...]string{"forward", "backward", "fwd", "bwd"}
+
+// matchAnnotAt is annotRe's match starting at p, or nil.
+func matchAnnotAt(name string, p int) []string {
+	w := ""
+	for _, a := range annotWords {
+		if len(name)-p >= len(a) && strings.EqualFold(name[p:p+len(a)], a) {
+			w = name[p : p+len(a)]
+			break
+		}
+	}
+	if w == "" {
+		return nil
+	}
+	i := p + len(w)
+	for i < len(name) && annotFill(name[i]) {
+		i++
+	}
+	if i >= len(name) || name[i] != '#' {
+		return nil
+	}
+	d := digitsAt(name, i+1)
+	if d == i+1 {
+		return nil
+	}
+	m := []string{"", w, name[i+1 : d], ""}
+	j := d
+	for j < len(name) && !isDigit(name[j]) {
+		j++
+	}
+	if j > d && j < len(name) {
+		e := digitsAt(name, j)
+		m[3], d = name[j:e], e
+	}
+	m[0] = name[p:d]
+	return m
+}
+
+// annotFill reports whether c is in annotRe's [a-z_ -] (case-insensitive).
+func annotFill(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == ' ' || c == '-'
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// digitsAt is the end of the run of digits starting at i.
+func digitsAt(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
 }
 
 func atoi(s string) int32 {

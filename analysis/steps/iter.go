@@ -1,6 +1,7 @@
 package steps
 
 import (
+	"github.com/tpptrace/tpptrace/analysis/par"
 	"github.com/tpptrace/tpptrace/model"
 )
 
@@ -13,15 +14,26 @@ func assignIters(t *model.Trace, s Steps) {
 	for i := range ev.Iter {
 		ev.Iter[i] = -1
 	}
-	for r, ws := range s.ByRank {
-		lo, hi := ev.RankRange(r)
-		launch := ev.Launches(lo, hi)
-		for i := lo; i < hi; i++ {
-			ev.Iter[i] = iterAt(ws, ev.Start[i])
-			if l := launch[i-lo]; l >= 0 {
-				if it := iterAt(ws, ev.Start[l]); it >= 0 {
-					ev.Iter[i] = it
-				}
+	ranks := make([]int32, 0, len(s.ByRank))
+	for r := range s.ByRank {
+		ranks = append(ranks, r)
+	}
+	par.Blocks(len(ranks), 1, func(a, b int) { // one rank's rows at a time: disjoint ranges of Iter
+		for _, r := range ranks[a:b] {
+			assignRank(ev, r, s.ByRank[r])
+		}
+	})
+}
+
+// assignRank is assignIters for the rows of rank r, with its windows ws.
+func assignRank(ev *model.Events, r int32, ws []Window) {
+	lo, hi := ev.RankRange(r)
+	launch := ev.Launches(lo, hi)
+	for i := lo; i < hi; i++ {
+		ev.Iter[i] = iterAt(ws, ev.Start[i])
+		if l := launch[i-lo]; l >= 0 {
+			if it := iterAt(ws, ev.Start[l]); it >= 0 {
+				ev.Iter[i] = it
 			}
 		}
 	}
