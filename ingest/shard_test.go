@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis"
+	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/source"
@@ -128,6 +129,12 @@ func resultJSON(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	res, err := analysis.Analyze(context.Background(), tr, analysis.Options{})
+	return marshalResult(t, res, err)
+}
+
+// marshalResult is the JSON of an analysis's Result, failing on its error.
+func marshalResult(t *testing.T, res *result.Result, err error) []byte {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,14 +158,7 @@ func rankedJSON(t *testing.T, root string) []byte {
 		t.Fatalf("the sharded dataset was not read rank by rank (%T: %d of %d events held)", rk, rk.Model().Events.Len(), rk.EventCount())
 	}
 	res, err := analysis.AnalyzeRanks(context.Background(), rk.Model(), rk, analysis.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return marshalResult(t, res, err)
 }
 
 // TestShardedRankedWarnsSkips: a sharded dataset read rank by rank warns of
