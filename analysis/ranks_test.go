@@ -5,12 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sync/atomic"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis"
+	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
+	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/nsysw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
@@ -71,32 +75,47 @@ func (s *copySource) Local(row int32) int32 { return s.local[row] }
 // Result of the analysis of the whole trace, on scenarios that take each
 // step-finding method and pipeline cue: step ranges with a cut last step,
 // the DP-sync and kernel periods, batched p2p without metadata (the peers
-// matched on compute kernels), interleaving and expert parallelism.
+// matched on compute kernels), interleaving and expert parallelism; and on
+// every dialect the generator writes (kernel-only, Megatron, torchtitan's
+// PP ranges) and the nsys export that carries only communicator hashes.
 func TestAnalyzeRanksEqualsAnalyze(t *testing.T) {
 	for _, name := range []string{"default", "slow-rank", "cut-last-step", "p2p-nometa", "interleaved", "moe-ep4", "late-rank"} {
-		for _, dialect := range []string{"", "kernel-only", "megatron"} {
-			if dialect != "" && name != "default" {
+		for _, dialect := range samples.Dialects {
+			if dialect != samples.DialectTpptrace && name != "default" {
 				continue
 			}
 			cfg := sampletest.Config(t, name)
 			cfg.Dialect = dialect
-			want := resultJSON(t, func() (any, error) {
-				return analysis.Analyze(context.Background(), sampletest.Simulate(t, cfg).Trace, analysis.Options{})
-			})
-			cross, src := splitTrace(sampletest.Simulate(t, cfg).Trace, nil)
-			if cross.Events.Len() >= src.full.Events.Len() {
-				t.Fatalf("%s %s: the cross-rank trace holds every event (%d)", name, dialect, cross.Events.Len())
-			}
-			got := resultJSON(t, func() (any, error) {
-				return analysis.AnalyzeRanks(context.Background(), cross, src, analysis.Options{})
-			})
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s %s: AnalyzeRanks differs from Analyze:\n%s", name, dialect, firstDiff(got, want))
-			}
-			if n := src.reads.Load(); n < int64(len(src.TimedRanks())) {
-				t.Errorf("%s %s: %d rank reads for %d ranks", name, dialect, n, len(src.TimedRanks()))
-			}
+			rankedEqualsWhole(t, name+" "+samples.DialectName(dialect), func() *model.Trace { return sampletest.Simulate(t, cfg).Trace })
 		}
+	}
+	dir := filepath.Join(t.TempDir(), "nsys-real")
+	if _, err := nsysw.WriteDir(dir, sampletest.Job(t, "default"), nsysw.Options{Dialect: nsysw.DialectReal}); err != nil {
+		t.Fatal(err)
+	}
+	rankedEqualsWhole(t, "default nsys-real", func() *model.Trace { return sampletest.Load(t, source.Options{}, dir) })
+}
+
+// rankedEqualsWhole compares AnalyzeRanks of the cross-rank rows of a
+// trace with Analyze of the whole trace; load gives a fresh trace each time
+// (an analysis annotates the trace it reads).
+func rankedEqualsWhole(t *testing.T, label string, load func() *model.Trace) {
+	t.Helper()
+	want := resultJSON(t, func() (any, error) {
+		return analysis.Analyze(context.Background(), load(), analysis.Options{})
+	})
+	cross, src := splitTrace(load(), nil)
+	if cross.Events.Len() >= src.full.Events.Len() {
+		t.Fatalf("%s: the cross-rank trace holds every event (%d)", label, cross.Events.Len())
+	}
+	got := resultJSON(t, func() (any, error) {
+		return analysis.AnalyzeRanks(context.Background(), cross, src, analysis.Options{})
+	})
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s: AnalyzeRanks differs from Analyze:\n%s", label, firstDiff(got, want))
+	}
+	if n := src.reads.Load(); n < int64(len(src.TimedRanks())) {
+		t.Errorf("%s: %d rank reads for %d ranks", label, n, len(src.TimedRanks()))
 	}
 }
 
