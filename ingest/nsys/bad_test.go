@@ -10,7 +10,6 @@ import (
 
 	"github.com/tpptrace/tpptrace/samples/shared"
 
-	"github.com/ncruces/go-sqlite3"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
@@ -41,15 +40,7 @@ func TestNotSQLite(t *testing.T) {
 }
 
 func TestSQLiteWithoutKernelTable(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "other.sqlite")
-	conn, err := sqlite3.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := conn.Exec(`CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT); INSERT INTO StringIds VALUES (0, 'x')`); err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
+	p := sqliteFile(t, "other.sqlite", `CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT); INSERT INTO StringIds VALUES (0, 'x')`)
 	wantFileError(t, readErr(t, p), p, "no CUPTI_ACTIVITY_KIND_KERNEL table")
 }
 
@@ -142,14 +133,6 @@ func TestBadFileSkippedAmongGood(t *testing.T) {
 }
 
 func TestOldSchemaKernelTable(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "old.sqlite")
-	conn, err := sqlite3.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := conn.Exec(`CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER, name INTEGER)`); err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
+	p := sqliteFile(t, "old.sqlite", `CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER, name INTEGER)`)
 	wantFileError(t, readErr(t, p), p, "re-export with a newer nsys")
 }

@@ -176,20 +176,11 @@ func sameRead(t *testing.T, name string, paths []string) {
 // column, a column added with a default) are read through SQLite, with
 // the same rows.
 func TestRawFallsBackToSQLite(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "odd.sqlite")
-	conn, err := sqlite3.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = conn.Exec(`CREATE TABLE plain (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO plain VALUES (3, 'c'), (1, 'a');
+	p := sqliteFile(t, "odd.sqlite", `CREATE TABLE plain (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO plain VALUES (3, 'c'), (1, 'a');
 CREATE TABLE wr (id INTEGER PRIMARY KEY, v TEXT) WITHOUT ROWID; INSERT INTO wr VALUES (3, 'c'), (1, 'a');
 CREATE TABLE desck (id INTEGER PRIMARY KEY DESC, v TEXT); INSERT INTO desck VALUES (3, 'c'), (1, 'a');
 CREATE TABLE gen (id INTEGER, v TEXT, w TEXT AS (v || v)); INSERT INTO gen (id, v) VALUES (3, 'c'), (1, 'a');
 CREATE TABLE dflt (id INTEGER, v TEXT); INSERT INTO dflt VALUES (3, 'c'); ALTER TABLE dflt ADD COLUMN n INTEGER DEFAULT 7; INSERT INTO dflt VALUES (1, 'a', 2);`)
-	conn.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, table := range []string{"plain", "wr", "desck", "gen", "dflt"} {
 		rawRead[table] = true
 		defer delete(rawRead, table)

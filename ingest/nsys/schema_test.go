@@ -8,7 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ncruces/go-sqlite3"
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
@@ -80,17 +79,8 @@ func sameSchema(t *testing.T, name, p string) {
 // schema to SQLite, with the same result; so does a file whose header the
 // raw reader does not read.
 func TestRawSchemaFallsBack(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "fk.sqlite")
-	conn, err := sqlite3.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = conn.Exec(`PRAGMA foreign_keys=OFF; CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL); INSERT INTO StringIds VALUES (1, 'k');
+	p := sqliteFile(t, "fk.sqlite", `PRAGMA foreign_keys=OFF; CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL); INSERT INTO StringIds VALUES (1, 'k');
 CREATE TABLE META_DATA_EXPORT (name TEXT REFERENCES StringIds(value), value TEXT); INSERT INTO META_DATA_EXPORT VALUES ('EXPORT_PRODUCT_VERSION', '1.2');`)
-	conn.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	d, err := openDB(p)
 	if err != nil {
 		t.Fatal(err)
@@ -116,12 +106,7 @@ CREATE TABLE META_DATA_EXPORT (name TEXT REFERENCES StringIds(value), value TEXT
 // case folding, wildcard and NUL, the = 'Hostname' of a text column,
 // LIMIT 1.
 func TestMetaFiltersEqualSQL(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "meta.sqlite")
-	conn, err := sqlite3.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = conn.Exec(`CREATE TABLE META_DATA_CAPTURE (name TEXT, value TEXT);
+	p := sqliteFile(t, "meta.sqlite", `CREATE TABLE META_DATA_CAPTURE (name TEXT, value TEXT);
 INSERT INTO META_DATA_CAPTURE (name) VALUES ('a:ENVIRONMENT_VARIABLE'), ('a:environment_variable'), ('a:ENVIRONMENTxVARIABLE'),
  (':ENVIRONMENT_VARIABLE'), ('ENVIRONMENT_VARIABLE'), ('a:ENVIRONMENT__VARIABLE'), ('a:ENVIRONMENT_VARIABLEx'), (NULL), (42),
  ('a:ENVIRONMENTéVARIABLE'), (CAST(x'613a454e5649524f4e4d454e54c3a9805641524941424c45' AS TEXT)), (CAST(x'3a454e5649524f4e4d454e5480805641524941424c45' AS TEXT)),
@@ -130,10 +115,6 @@ INSERT INTO META_DATA_CAPTURE (name) VALUES ('a:ENVIRONMENT_VARIABLE'), ('a:envi
 CREATE TABLE TARGET_INFO_SYSTEM_ENV (name TEXT, value TEXT);
 INSERT INTO TARGET_INFO_SYSTEM_ENV VALUES (x'486f73746e616d65', 'blob'), ('hostname', 'lower'), ('Hostname', 'first'), ('Hostname', 'second');
 CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER); INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (7), (5);`)
-	conn.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	d, err := openDB(p)
 	if err != nil {
 		t.Fatal(err)
