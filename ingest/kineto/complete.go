@@ -87,8 +87,8 @@ func (f *fileReader) times(off int64) (start, dur int64, ok bool) {
 		f.skip("complete event without ts or dur", off)
 		return 0, 0, false
 	}
-	ts, tsSub, err1 := parseMicros(f.ev.Ts.b)
-	d, dSub, err2 := parseMicros(f.ev.Dur.b)
+	ts, tsSub, err1 := f.ev.Ts.micros()
+	d, dSub, err2 := f.ev.Dur.micros()
 	switch {
 	case err1 != nil || err2 != nil:
 		f.skipDetail("unparsable ts or dur", string(f.ev.Ts.b)+", "+string(f.ev.Dur.b), off)

@@ -124,8 +124,10 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 		if ke < 0 {
 			return -1
 		}
-		key := b[i+1 : ke]
-		if i = ke + 1; i < len(b) && b[i] == ':' { // most keys: the colon right after
+		ks := i + 1
+		if i = ke + 1; i+1 < len(b) && b[i] == ':' && b[i+1] == ' ' { // most keys: `": "`
+			i += 2
+		} else if i < len(b) && b[i] == ':' {
 			i++
 		} else if i = skipWS(b, i); i < len(b) && b[i] == ':' {
 			i++
@@ -137,9 +139,9 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 		}
 		switch lv {
 		case lvEvent:
-			i = d.eventField(d.keyID(key, fl, w, &eventKeys), i, depth)
+			i = d.eventField(d.keyID(b[ks:ke], fl, w, &eventKeys), i, depth)
 		case lvArgs:
-			i = d.argsField(d.keyID(key, fl, w, &argsKeys), i, depth)
+			i = d.argsField(d.keyID(b[ks:ke], fl, w, &argsKeys), i, depth)
 		default:
 			i = d.value(i, depth)
 		}
@@ -283,8 +285,15 @@ func (d *evDecoder) unmarshal(i, depth int, u interface{ UnmarshalJSON([]byte) e
 	return e
 }
 
-// num decodes ts or dur (numText.UnmarshalJSON, called directly).
+// num decodes ts or dur: a plain literal is parsed as it is checked (as
+// numText.UnmarshalJSON would parse it); anything else goes to
+// numText.UnmarshalJSON, called directly.
 func (d *evDecoder) num(i, depth int, n *numText) int {
+	if v, e, ok := plainMicrosAt(d.b, i); ok {
+		n.b = append(n.b[:0], d.b[i:e]...)
+		n.ns, n.plain, n.set = v, true, true
+		return e
+	}
 	e := d.value(i, depth)
 	if e >= 0 {
 		_ = n.UnmarshalJSON(d.b[i:e])
@@ -294,6 +303,10 @@ func (d *evDecoder) num(i, depth int, n *numText) int {
 
 // id decodes pid or tid (idVal.UnmarshalJSON, called directly).
 func (d *evDecoder) id(i, depth int, v *idVal) int {
+	if n, e, ok := plainInt(d.b, i); ok {
+		v.N = n // as UnmarshalJSON sets a number
+		return e
+	}
 	e := d.value(i, depth)
 	if e < 0 {
 		return -1
@@ -343,6 +356,10 @@ func (d *evDecoder) intField(i, depth int, dst *int64) int {
 		return d.literal(i, "null")
 	} else if c != '-' && (c < '0' || c > '9') {
 		return d.fail(i, "want an integer")
+	}
+	if n, e, ok := plainInt(b, i); ok {
+		*dst = n
+		return e
 	}
 	e := d.number(i)
 	if e < 0 {

@@ -51,7 +51,7 @@ func (e *rawEvent) reset() {
 		e.Pid.Str, e.Tid.Str = "", ""
 	}
 	e.Ts.b, e.Dur.b = e.Ts.b[:0], e.Dur.b[:0]
-	e.Ts.set, e.Dur.set = false, false
+	e.Ts.set, e.Dur.set, e.Ts.plain, e.Dur.plain = false, false, false, false
 	a := &e.Args
 	a.ExtID, a.Corr, a.Stream, a.Device = -1, -1, -1, -1
 	a.DevID, a.Allocated, a.Reserved = -1, -1, -1
@@ -61,11 +61,21 @@ func (e *rawEvent) reset() {
 	a.commFields.clear()
 }
 
-// numText keeps the text of a JSON number (or of a string holding one).
-// It aliases the decoder's input and is only valid during one decode.
+// numText keeps the text of a JSON number (or of a string holding one),
+// and its nanoseconds when plainMicros takes it (plain).
 type numText struct {
-	b   []byte
-	set bool
+	b     []byte
+	set   bool
+	plain bool
+	ns    int64
+}
+
+// micros is parseMicros of the text, without parsing it again when plain.
+func (n *numText) micros() (int64, float64, error) {
+	if n.plain {
+		return n.ns, 0, nil
+	}
+	return parseMicros(n.b)
 }
 
 func (n *numText) UnmarshalJSON(b []byte) error {
@@ -77,6 +87,7 @@ func (n *numText) UnmarshalJSON(b []byte) error {
 	}
 	n.b = append(n.b[:0], b...)
 	n.set = true
+	n.ns, n.plain = plainMicros(n.b)
 	return nil
 }
 

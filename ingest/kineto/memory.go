@@ -23,7 +23,7 @@ func (f *fileReader) instant(off int64) {
 		f.skip("[memory] events of host memory are not used", -1)
 		return
 	}
-	ts, sub, err := parseMicros(f.ev.Ts.b)
+	ts, sub, err := f.ev.Ts.micros()
 	if !f.ev.Ts.set || err != nil {
 		f.skipDetail("[memory] event without a usable ts", string(f.ev.Ts.b), off)
 		return

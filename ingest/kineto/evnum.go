@@ -1,0 +1,94 @@
+package kineto
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Numbers as Kineto writes them, parsed while they are checked: the
+// decoder's fast paths. Each gives ok false for anything else (a sign where
+// none is taken, an exponent, too many digits, the end of the input), and
+// the general path (number, then the field's own parser) decides.
+
+// plainMicrosAt parses the ts or dur literal at i when it is what
+// plainMicros takes (1 to 15 digits, at most 3 decimals, no sign) and a
+// valid JSON number: its nanoseconds and the index after it.
+func plainMicrosAt(b []byte, i int) (int64, int, bool) {
+	v, j := digitsAt(b, i)
+	if n := j - i; n == 0 || n > 15 || n > 1 && b[i] == '0' || j >= len(b) {
+		return 0, 0, false
+	}
+	if b[j] != '.' {
+		return v * 1000, j, !numberGoesOn(b[j])
+	}
+	f, k := digitsAt(b, j+1)
+	if n := k - j - 1; n >= 1 && n <= 3 && k < len(b) && !numberGoesOn(b[k]) {
+		return v*1000 + f*pow10[n], k, true
+	}
+	return 0, 0, false
+}
+
+// plainInt parses the integer literal at i when it is -?(0|[1-9][0-9]*)
+// with at most 18 digits (what parseInt takes): its value and the index
+// after it.
+func plainInt(b []byte, i int) (int64, int, bool) {
+	neg := i < len(b) && b[i] == '-'
+	if neg {
+		i++
+	}
+	v, j := digitsAt(b, i)
+	if n := j - i; n == 0 || n > 18 || n > 1 && b[i] == '0' || j >= len(b) || numberGoesOn(b[j]) {
+		return 0, 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, j, true
+}
+
+// digitsAt reads the digits from i: their value (meaningless past 18
+// digits) and the index after them; eight bytes at a time.
+func digitsAt(b []byte, i int) (int64, int) {
+	var v int64
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		n := bits.TrailingZeros64(nonDigits(x)) / 8 // 8: all digits
+		if n == 0 {
+			return v, i
+		}
+		v = v*pow10n[n] + eightDigits(x<<(64-8*n)) // the n digits, as the last of eight
+		if i += n; n < 8 {
+			return v, i
+		}
+	}
+	for ; i < len(b); i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		v = v*10 + int64(c)
+	}
+	return v, i
+}
+
+// nonDigits flags (0x80) the bytes of x that are not digits; the lowest
+// flagged byte is a real one (borrows and carries run upwards).
+func nonDigits(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return ((x - '0'*ones) | (x + (0x80-'9'-1)*ones) | x) & highs
+}
+
+// eightDigits is the value of the eight digits in x, the first in its
+// lowest byte; zero bytes count as leading zeros.
+func eightDigits(x uint64) int64 {
+	x = (x & 0x0F0F0F0F0F0F0F0F) * 2561 >> 8
+	x = (x & 0x00FF00FF00FF00FF) * 6553601 >> 16
+	return int64((x & 0x0000FFFF0000FFFF) * 42949672960001 >> 32)
+}
+
+// pow10n is 10 to the power of its index.
+var pow10n = [...]int64{1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7, 1e8}
+
+// numberGoesOn tells whether c continues a number after its digits (a
+// fraction or an exponent).
+func numberGoesOn(c byte) bool { return c == '.' || c == 'e' || c == 'E' }

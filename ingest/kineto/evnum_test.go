@@ -1,0 +1,65 @@
+package kineto
+
+import (
+	"encoding/json"
+	"math/rand"
+	"testing"
+)
+
+// checkPlainNumbers: where the fast number paths take the literal at the
+// start of b, it is a valid JSON number that plainMicros (for ts and dur) or
+// parseInt (for integers) reads to the same value, ending where it ends.
+func checkPlainNumbers(t *testing.T, b []byte) {
+	t.Helper()
+	if v, e, ok := plainMicrosAt(b, 0); ok {
+		w, wok := plainMicros(b[:e])
+		if !wok || w != v || !json.Valid(b[:e]) || e >= len(b) || numberGoesOn(b[e]) || b[e]-'0' <= 9 {
+			t.Fatalf("%q: plainMicrosAt %d up to %d, plainMicros %d %v", b, v, e, w, wok)
+		}
+	}
+	if v, e, ok := plainInt(b, 0); ok {
+		w, wok := parseInt(b[:e])
+		if !wok || w != v || !json.Valid(b[:e]) || e >= len(b) || numberGoesOn(b[e]) || b[e]-'0' <= 9 {
+			t.Fatalf("%q: plainInt %d up to %d, parseInt %d %v", b, v, e, w, wok)
+		}
+	}
+}
+
+func TestPlainNumbers(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	alphabet := []byte("0123456789.-eE, }")
+	taken := 0
+	for n := 0; n < 300000; n++ {
+		b := make([]byte, 1+rng.Intn(30))
+		for i := range b {
+			b[i] = alphabet[rng.Intn(len(alphabet))]
+			if rng.Intn(3) > 0 {
+				b[i] = '0' + byte(rng.Intn(10))
+			}
+		}
+		if _, _, ok := plainMicrosAt(b, 0); ok {
+			taken++
+		}
+		checkPlainNumbers(t, b)
+	}
+	for _, s := range []string{"4458676416788.066,", "999999999999999.999}", "123456789012345678,", "0,", "0.5,", "-0,",
+		"-9223372036854775807,", "12345678,", "1234567.,", "01,", "1.2345,", "1e3,", "7"} {
+		checkPlainNumbers(t, []byte(s))
+	}
+	if taken < 1000 {
+		t.Errorf("only %d numbers took the plain path", taken)
+	}
+	if v, e, ok := plainMicrosAt([]byte("4458676416788.066, "), 0); !ok || v != 4458676416788066 || e != 17 {
+		t.Errorf("plainMicrosAt: %d %d %v", v, e, ok)
+	}
+	if v, e, ok := plainInt([]byte("-2910249}"), 0); !ok || v != -2910249 || e != 8 {
+		t.Errorf("plainInt: %d %d %v", v, e, ok)
+	}
+}
+
+func FuzzPlainNumbers(f *testing.F) {
+	for _, s := range []string{"4458676416788.066, ", "35.5}", "7,", "1e3,", "123456789012345678901,", "-0,"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(checkPlainNumbers)
+}
