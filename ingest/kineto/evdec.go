@@ -153,7 +153,9 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 		}
 		switch b[i] {
 		case ',':
-			if i = skipWS(b, i+1); i >= len(b) {
+			if i+2 < len(b) && b[i+1] == ' ' && b[i+2] == '"' { // most members: `, "`
+				i += 2
+			} else if i = skipWS(b, i+1); i >= len(b) {
 				return d.short()
 			}
 		case '}':
@@ -429,7 +431,9 @@ func (d *evDecoder) array(i, depth int) int {
 		}
 		switch b[i] {
 		case ',':
-			if i = skipWS(b, i+1); i >= len(b) {
+			if i+2 < len(b) && b[i+1] == ' ' && b[i+2] > ' ' { // most elements: `, `
+				i += 2
+			} else if i = skipWS(b, i+1); i >= len(b) {
 				return d.short()
 			}
 		case ']':

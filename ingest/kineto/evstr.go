@@ -64,7 +64,7 @@ func (d *evDecoder) key(i int) (int, uint8, uint64) {
 			return e, fl, 0
 		}
 		j := bits.TrailingZeros64(t) / 8
-		if b[i+j] == '"' {
+		if byte(x>>(8*j)) == '"' {
 			return i + j, 0, x&(1<<(8*j)-1) | 1<<63 // bit 63 marks a word (a key's bytes are below 0x80)
 		}
 		e, fl := d.strRest(i + j)
