@@ -135,3 +135,24 @@ func BenchmarkReadCache64(b *testing.B) {
 	}
 	b.ReportMetric(float64(cputime.Process()-cpu)/1e6/float64(b.N), "cpu-ms/op")
 }
+
+// BenchmarkWriteCache64 writes what a cold 'tpptrace analyze' of the 64-rank
+// job writes behind the analysis: big-64 with 4 layers per stage (524 k
+// events, 64 events files) as a cache entry (Manifest.Fast). cpu-ms/op is
+// the process's CPU time per write, every core included.
+func BenchmarkWriteCache64(b *testing.B) {
+	job, err := samples.Big64(4, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := filepath.Join(b.TempDir(), "ds")
+	b.ReportAllocs()
+	cpu := cputime.Process()
+	for b.Loop() {
+		if err := Write(dir, job.Trace, Manifest{Tool: "bench", Fast: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cputime.Process()-cpu)/1e6/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(dirSize(b, dir))/float64(job.Trace.Events.Len()), "bytes/row")
+}

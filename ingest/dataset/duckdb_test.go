@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -50,4 +51,29 @@ func duckList(m []int32) string {
 		s += fmt.Sprint(x)
 	}
 	return s + "]"
+}
+
+// TestDuckDBReadsCacheEntry reads the events files of a cache entry
+// (Manifest.Fast, written column by column) with DuckDB: the same schema
+// and the same rows as the ordinary dataset's, every column compared.
+func TestDuckDBReadsCacheEntry(t *testing.T) {
+	duckdbtest.Need(t)
+	tr := buildTrace(t, 3)
+	addBigRank(tr, 9, rowGroupRows+300)
+	root := t.TempDir()
+	for _, m := range []Manifest{{}, {Fast: true}} {
+		if err := Write(filepath.Join(root, map[bool]string{false: "ds", true: "entry"}[m.Fast]), tr, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	schema := `SELECT string_agg(column_name || ' ' || column_type, ', ') AS s FROM (DESCRIBE SELECT * FROM '%s/events/*.parquet')`
+	res := duckdbtest.Query(t, root,
+		fmt.Sprintf(schema, "ds"), fmt.Sprintf(schema, "entry"),
+		`SELECT count(*)::VARCHAR AS n FROM 'entry/events/*.parquet'`,
+		`SELECT count(*)::VARCHAR AS n FROM (SELECT * FROM 'ds/events/*.parquet' EXCEPT ALL SELECT * FROM 'entry/events/*.parquet')`,
+		`SELECT count(*)::VARCHAR AS n FROM (SELECT * FROM 'entry/events/*.parquet' EXCEPT ALL SELECT * FROM 'ds/events/*.parquet')`)
+	duckdbtest.Expect(t, res[1][0], map[string]string{"s": res[0][0]["s"]})
+	duckdbtest.Expect(t, res[2][0], map[string]string{"n": strconv.Itoa(tr.Events.Len())})
+	duckdbtest.Expect(t, res[3][0], map[string]string{"n": "0"})
+	duckdbtest.Expect(t, res[4][0], map[string]string{"n": "0"})
 }

@@ -37,10 +37,14 @@ func writeEvents(dir string, t *model.Trace, tool writer) ([]int32, []int64, err
 	}
 	perm := sortOrder(&t.Events)
 	spans := rankSpans(t, perm)
+	write, err := rankWriter(t, perm, tool)
+	if err != nil {
+		return nil, nil, fmt.Errorf("writing dataset events: %w", err)
+	}
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, s := range spans {
-		g.Go(func() error { return writeRankEvents(EventsPath(dir, s.rank), t, perm, s, tool) })
+		g.Go(func() error { return write(EventsPath(dir, s.rank), s) })
 	}
 	if err := g.Wait(); err != nil {
 		return nil, nil, fmt.Errorf("writing dataset events: %w", err)
@@ -92,10 +96,21 @@ func rankSpans(t *model.Trace, perm []int32) []rankSpan {
 	return spans
 }
 
+// rankWriter returns what writes one rank's events file: column by column
+// for a fast dataset (writeFastEvents), else parquet-go's writer.
+func rankWriter(t *model.Trace, perm []int32, tool writer) (func(string, rankSpan) error, error) {
+	if !tool.fast {
+		return func(path string, s rankSpan) error { return writeRankEvents(path, t, perm, s, tool) }, nil
+	}
+	tmpl, err := eventsTemplate(tool)
+	if err != nil {
+		return nil, err
+	}
+	return func(path string, s rankSpan) error { return writeFastEvents(path, t, perm, s, tmpl) }, nil
+}
+
 func writeRankEvents(path string, t *model.Trace, perm []int32, s rankSpan, tool writer) error {
-	opts := append(writeOptions(tool, "events"), parquet.SortingWriterConfig(
-		parquet.SortingColumns(parquet.Ascending("rank"), parquet.Ascending("start_ns"))))
-	return writeParquet(path, opts, func(w *parquet.GenericWriter[eventRow]) error {
+	return writeParquet(path, eventsOptions(tool), func(w *parquet.GenericWriter[eventRow]) error {
 		bp := rowBuffers.Get().(*[]eventRow)
 		defer func() { clear(*bp); rowBuffers.Put(bp) }()
 		for lo := s.lo; lo < s.hi; lo += batchRows {
