@@ -80,7 +80,7 @@ type rankRun struct {
 	pipe  pipeline.Rank
 	ops   [][]pipeline.Op // per step
 
-	kernels map[int32]kernelSum // by name id, until kernelStats sums the ranks
+	kernels []kernelSum // by name id, until kernelStats sums the ranks
 }
 
 // Analyze runs every step of Steps on t (which it annotates: communicator

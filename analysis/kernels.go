@@ -19,11 +19,11 @@ func (r *run) kernelStats() {
 	count, dur := map[string]float64{}, map[string]int64{}
 	short := map[int32]string{} // name id → short name, made once per name
 	for i := range r.ranks {
-		for id, k := range r.ranks[i].kernels {
-			name, ok := short[id]
+		for _, k := range r.ranks[i].kernels {
+			name, ok := short[k.id]
 			if !ok {
-				name = result.KernelShortName(r.t.Names.Get(id))
-				short[id] = name
+				name = result.KernelShortName(r.t.Names.Get(k.id))
+				short[k.id] = name
 			}
 			count[name] += float64(k.n)
 			dur[name] += k.dur

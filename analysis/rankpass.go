@@ -3,9 +3,11 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/tpptrace/tpptrace/analysis/measure"
 	"github.com/tpptrace/tpptrace/analysis/pipeline"
+	"github.com/tpptrace/tpptrace/analysis/steps"
 	"github.com/tpptrace/tpptrace/model"
 )
 
@@ -46,23 +48,64 @@ func (r *run) measureRank(src RankSource, rr *rankRun, in *rankIn, p int) error 
 
 // kernelSum is one kernel name's count and time on one rank.
 type kernelSum struct {
+	id  int32 // name id
 	n   int64
 	dur int64
 }
 
 // rankKernels sums the GPU kernels (compute, communication, memcpy,
-// memset) of rank's view that start in one of its analysed steps, by name id.
-func (r *run) rankKernels(v *model.Trace, rank int32) map[int32]kernelSum {
-	out := map[int32]kernelSum{}
+// memset) of rank's view that start in one of its analysed steps, by name
+// id, in order of first appearance. The sums go into a table by name id
+// (kernelScratch), not a map: two map updates per kernel were most of it.
+func (r *run) rankKernels(v *model.Trace, rank int32) []kernelSum {
+	ws := r.steps.ByRank[rank]
 	ev := &v.Events
+	slot := kernelScratch.Get().(*[]int32)
+	defer kernelScratch.Put(slot)
+	var out []kernelSum
+	w := 0 // the window of the last kernel: starts mostly ascend
 	for i := range ev.Len() {
 		k := ev.Kind[i]
-		if !k.OnGPU() || k == model.KindGPUAnnotation || r.stepOf(rank, ev.Start[i]) < 0 {
+		if !k.OnGPU() || k == model.KindGPUAnnotation {
 			continue
 		}
-		s := out[ev.Name[i]]
-		s.n, s.dur = s.n+1, s.dur+ev.Dur[i]
-		out[ev.Name[i]] = s
+		if w = windowFrom(ws, w, ev.Start[i]); w < 0 {
+			w = 0
+			continue
+		}
+		out = addKernel(out, slot, ev.Name[i], ev.Dur[i])
+	}
+	for _, s := range out {
+		(*slot)[s.id] = 0
 	}
 	return out
+}
+
+// kernelScratch holds tables by name id of 1 + the index in a rankKernels
+// output (0: not yet there), all 0 between uses.
+var kernelScratch = sync.Pool{New: func() any { return new([]int32) }}
+
+// addKernel adds one kernel of name id and duration dur to out, through the
+// table slot (grown as the ids need).
+func addKernel(out []kernelSum, slot *[]int32, id int32, dur int64) []kernelSum {
+	if int(id) >= len(*slot) {
+		*slot = append(*slot, make([]int32, int(id)+1-len(*slot))...)
+	}
+	j := (*slot)[id] - 1
+	if j < 0 {
+		j = int32(len(out))
+		out = append(out, kernelSum{id: id})
+		(*slot)[id] = j + 1
+	}
+	out[j].n++
+	out[j].dur += dur
+	return out
+}
+
+// windowFrom is windowAt(ws, ts), trying window w first.
+func windowFrom(ws []steps.Window, w int, ts int64) int {
+	if w < len(ws) && ws[w].Start <= ts && ts < ws[w].End {
+		return w
+	}
+	return windowAt(ws, ts)
 }

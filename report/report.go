@@ -11,14 +11,16 @@ import (
 	"github.com/tpptrace/tpptrace/analysis/result"
 )
 
-// JSON writes res indented, with a trailing newline. Output is
-// deterministic: struct fields in declaration order, map keys sorted.
+// JSON writes res indented (json.MarshalIndent's bytes, two spaces a
+// level), with a trailing newline. Output is deterministic: struct fields
+// in declaration order, map keys sorted.
 func JSON(w io.Writer, res *result.Result) error {
-	b, err := json.MarshalIndent(res, "", "  ")
+	c, err := json.Marshal(res)
 	if err != nil {
 		return fmt.Errorf("report: encode result: %w", err)
 	}
-	if _, err := w.Write(append(b, '\n')); err != nil {
+	b := append(indentJSON(make([]byte, 0, 2*len(c)+1), c), '\n')
+	if _, err := w.Write(b); err != nil {
 		return fmt.Errorf("report: write result: %w", err)
 	}
 	return nil
