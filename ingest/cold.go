@@ -31,6 +31,9 @@ const (
 // (about 160 MiB, docs/memory.md).
 const ShardEvents = 1_000_000
 
+// shardEvents is ShardEvents, lowered by tests for more shards.
+var shardEvents int64 = ShardEvents
+
 // cacheManifest is the manifest of the cache's datasets.
 var cacheManifest = dataset.Manifest{Tool: "tpptrace (cache)", Fast: true}
 
@@ -99,7 +102,7 @@ func planCold(paths []string, opts source.Options, cacheDir string, minEvents in
 	if est < minEvents {
 		return nil, false
 	}
-	p.n = int(min(max((est+ShardEvents-1)/ShardEvents, 1), int64(len(p.files))))
+	p.n = int(min(max((est+shardEvents-1)/shardEvents, 1), int64(len(p.files))))
 	return p, true
 }
 
