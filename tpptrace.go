@@ -121,7 +121,7 @@ func openTraces(ctx context.Context, inputs []string, opts Options) (*Trace, err
 		src.Warn = func(string) {}
 	}
 	if opts.ByRank {
-		if t, ok, err := openRanked(inputs, opts, src); ok {
+		if t, ok, err := openRanked(ctx, inputs, opts, &src); ok {
 			return t, err
 		}
 	}

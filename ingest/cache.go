@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
 )
@@ -147,10 +148,18 @@ func cacheRoot(first, given string) string {
 // writeCache writes entry (atomically: cache_entry.go) and, when the root
 // is our own (prune), removes the older entries in it.
 func writeCache(root, entry string, t *model.Trace, prune bool) error {
+	return storeEntry(root, entry, prune, func(tmp string) error {
+		return dataset.Write(tmp, absolute(t), cacheManifest)
+	})
+}
+
+// storeEntry makes root, writes entry through write (commitEntry) and,
+// when prune, removes the older entries in root.
+func storeEntry(root, entry string, prune bool, write func(tmp string) error) error {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return err
 	}
-	if err := writeEntry(root, entry, t); err != nil {
+	if err := commitEntry(root, entry, write); err != nil {
 		return err
 	}
 	if !prune {

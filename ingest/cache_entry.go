@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,14 +27,31 @@ func readCache(entry string, files []string, opts source.Options) (*model.Trace,
 	if _, err := os.Stat(entry); err != nil {
 		return nil, false
 	}
-	t, _, err := dataset.Read(entry)
-	if err != nil || !dataset.IsDataset(entry) {
+	t, err := readEntry(entry)
+	if err != nil {
 		warn(opts, "the cache entry "+entry+" is incomplete or unreadable: rebuilding it")
 		os.RemoveAll(entry)
 		return nil, false
 	}
 	relocate(t, namesOf(files))
 	return t, true
+}
+
+// readEntry reads a cache entry: one dataset, or a sharded one
+// (LoadRankedCold) joined as Load joins it.
+func readEntry(entry string) (*model.Trace, error) {
+	if IsSharded(entry) {
+		t, trailing, err := readSharded(entry)
+		if err != nil {
+			return nil, err
+		}
+		return model.MergeOwned(t, &model.Trace{Skipped: trailing})
+	}
+	if !dataset.IsDataset(entry) {
+		return nil, errors.New("not a dataset")
+	}
+	t, _, err := dataset.Read(entry)
+	return t, err
 }
 
 // warnSkippedFiles repeats, for a trace read from the cache, the warnings
@@ -58,23 +76,24 @@ func warnSkippedFiles(t *model.Trace, given []string, opts source.Options) {
 	}
 }
 
-// writeEntry writes t into a partial directory beside entry, syncs it and
-// renames it to entry. Source paths are stored absolute, so that an entry
-// does not depend on the working directory of the run that wrote it.
-func writeEntry(root, entry string, t *model.Trace) error {
+// commitEntry has write fill a partial directory beside entry, syncs it
+// and renames it to entry. Source paths are stored absolute (absolute), so
+// that an entry does not depend on the working directory of the run that
+// wrote it.
+func commitEntry(root, entry string, write func(tmp string) error) error {
 	tmp, err := os.MkdirTemp(root, partialPrefix+filepath.Base(entry)+"-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp) // gone after the rename; cleans up after a failure
-	if err := dataset.Write(tmp, absolute(t), dataset.Manifest{Tool: "tpptrace (cache)", Fast: true}); err != nil {
+	if err := write(tmp); err != nil {
 		return err
 	}
 	if err := syncTree(tmp); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, entry); err != nil {
-		if dataset.IsDataset(entry) {
+		if dataset.IsDataset(entry) || IsSharded(entry) {
 			return nil // another run wrote the same entry first
 		}
 		return err

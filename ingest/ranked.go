@@ -89,11 +89,12 @@ func holdsAll(dir string, sharded bool, n int64) bool {
 }
 
 // LoadRankedCached is LoadRanked of the warm dataset cache entry of paths
-// (LoadCached): ok is false, with nothing read, when LoadCached would not
-// read an entry (no trace files among the inputs, no cache, no entry yet),
-// when the entry holds fewer than minEvents events
+// (LoadCached), one dataset or a sharded one (LoadRankedCold): ok is
+// false, with nothing read, when LoadCached would not read an entry (no
+// trace files among the inputs, no cache, no entry yet), when the entry
+// holds fewer than minEvents events
 // or when the entry cannot be read (LoadCached then rebuilds it).
-func LoadRankedCached(paths []string, opts source.Options, cacheDir string, minEvents int64, annotation func(name string) bool) (*dataset.Ranked, bool) {
+func LoadRankedCached(paths []string, opts source.Options, cacheDir string, minEvents int64, annotation func(name string) bool) (Ranked, bool) {
 	in, err := expand(paths)
 	if err != nil || len(in.files) == 0 {
 		return nil, false
@@ -104,16 +105,32 @@ func LoadRankedCached(paths []string, opts source.Options, cacheDir string, minE
 		return nil, false
 	}
 	entry := filepath.Join(root, key)
-	if !dataset.IsDataset(entry) || !holds(entry, minEvents) {
+	sharded := IsSharded(entry)
+	if !sharded && !dataset.IsDataset(entry) || !holdsAll(entry, sharded, minEvents) {
 		return nil, false
 	}
-	rk, _, err := dataset.ReadRanked(entry, annotation)
+	rk, err := readCachedRanked(entry, sharded, annotation)
 	if err != nil {
 		return nil, false
 	}
-	relocate(rk.Trace, namesOf(in.files))
-	warnSkippedFiles(rk.Trace, paths, opts)
+	relocate(rk.Model(), namesOf(in.files))
+	warnSkippedFiles(rk.Model(), paths, opts)
 	return rk, true
+}
+
+// readCachedRanked reads a cache entry rank by rank.
+func readCachedRanked(entry string, sharded bool, annotation func(name string) bool) (Ranked, error) {
+	if !sharded {
+		return readRanked(entry, annotation)
+	}
+	sr, err := readShardedRanked(entry, annotation)
+	if err == nil {
+		err = sr.trace.Validate()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return sr, nil
 }
 
 // holds reports whether the dataset in dir holds at least n events, as its

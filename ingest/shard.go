@@ -102,11 +102,23 @@ func shardFormat(groups map[string][]string) string {
 }
 
 func readKinetoShard(ctx context.Context, files []string, opts source.Options, k, n int, meta *shardMeta) (*model.Trace, error) {
+	return readKinetoWith(kineto.ReadShard, ctx, files, opts, k, n, meta)
+}
+
+// readKinetoJobShard is readKinetoShard for a caller that reads every
+// shard and says the files not read once (kineto.WarnJobFailed).
+func readKinetoJobShard(ctx context.Context, files []string, opts source.Options, k, n int, meta *shardMeta) (*model.Trace, error) {
+	return readKinetoWith(kineto.ReadJobShard, ctx, files, opts, k, n, meta)
+}
+
+type kinetoShardReader func(ctx context.Context, paths []string, opts source.Options, total int) (*kineto.Shard, error)
+
+func readKinetoWith(read kinetoShardReader, ctx context.Context, files []string, opts source.Options, k, n int, meta *shardMeta) (*model.Trace, error) {
 	mine := files[k*len(files)/n : (k+1)*len(files)/n]
 	if len(mine) == 0 {
 		return &model.Trace{}, nil
 	}
-	sh, err := kineto.ReadShard(ctx, mine, opts, len(files))
+	sh, err := read(ctx, mine, opts, len(files))
 	if err != nil {
 		return nil, err
 	}

@@ -41,9 +41,12 @@ func combine(results []fileResult) (*model.Trace, error) {
 	return out, nil
 }
 
+// notReadPrefix starts the reason of a file that could not be read.
+const notReadPrefix = "file not read: "
+
 // skipOf records a file that could not be read.
 func skipOf(path string, err error) model.Skip {
-	s := model.Skip{Source: path, Offset: -1, Reason: "file not read: " + err.Error(), Count: 1}
+	s := model.Skip{Source: path, Offset: -1, Reason: notReadPrefix + err.Error(), Count: 1}
 	var fe *source.FileError
 	if errors.As(err, &fe) && fe.Offset >= 0 {
 		s.Offset, s.Unit = fe.Offset, fe.Unit

@@ -35,6 +35,29 @@ const shardSep = "\x1f"
 // does those over every shard. total is the number of Kineto files of the
 // whole job. The result equals Read over all files once joined.
 func ReadShard(ctx context.Context, paths []string, opts source.Options, total int) (*Shard, error) {
+	return readShard(ctx, paths, opts, total, true)
+}
+
+// ReadJobShard is ReadShard without the warnings of the files that could
+// not be read, for a caller that reads every shard of the job:
+// WarnJobFailed then says them once, as Read does.
+func ReadJobShard(ctx context.Context, paths []string, opts source.Options, total int) (*Shard, error) {
+	return readShard(ctx, paths, opts, total, false)
+}
+
+// WarnJobFailed says on the warning channel, as Read does, which of a
+// job's total files could not be read (the shards' Failed, in order), when
+// others could.
+func WarnJobFailed(failed []model.Skip, total int, opts source.Options) {
+	if opts.Warn == nil || len(failed) == 0 || len(failed) == total {
+		return
+	}
+	for _, s := range failed {
+		opts.Warn("skipping " + strings.TrimPrefix(s.Reason, notReadPrefix))
+	}
+}
+
+func readShard(ctx context.Context, paths []string, opts source.Options, total int, warn bool) (*Shard, error) {
 	results := readAll(ctx, paths, opts, total == 1)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -55,7 +78,9 @@ func ReadShard(ctx context.Context, paths []string, opts source.Options, total i
 		parts = append(parts, r.tr)
 		sh.Files = append(sh.Files, FileLists{r.path, r.lists})
 	}
-	warnFailed(results, len(paths), opts)
+	if warn {
+		warnFailed(results, len(paths), opts)
+	}
 	t, err := model.MergeOwned(parts...)
 	sh.Trace = t
 	return sh, err

@@ -1,0 +1,267 @@
+package ingest
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/tpptrace/tpptrace/ingest/dataset"
+	"github.com/tpptrace/tpptrace/ingest/kineto"
+	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
+)
+
+// The estimate of a job's events before it is read (LoadRankedCold), from
+// its files' sizes: uncompressed bytes (a gzip file's trailer says them)
+// per event. Generated Kineto traces take 328 B an event, the public ones
+// 340–370 B (docs/memory.md); generated nsys exports 90 B.
+const (
+	KinetoBytesPerEvent = 320
+	NsysBytesPerEvent   = 90
+)
+
+// ShardEvents is how many events, as estimated, one shard of a cold read
+// rank by rank (LoadRankedCold) holds at most: the shards are read one
+// after another, so the read holds about this many events at a time
+// (about 160 MiB, docs/memory.md).
+const ShardEvents = 1_000_000
+
+// shardEvents is ShardEvents, lowered by tests for more shards.
+var shardEvents int64 = ShardEvents
+
+// cacheManifest is the manifest of the cache's datasets.
+var cacheManifest = dataset.Manifest{Tool: "tpptrace (cache)", Fast: true}
+
+// LoadRankedCold is LoadRankedCached of an entry not written yet: when
+// paths are trace files of one timeline format IngestShard reads (Kineto
+// traces, or nsys exports), and nothing else, of at least minEvents events
+// as their sizes estimate them, it writes their cache entry as a sharded
+// dataset of about ShardEvents events a shard, read one shard after
+// another, and reads that rank by rank (ShardedRanked). Warnings and
+// progress are those of Load. ok is false, with nothing read, for other
+// inputs, and also when building the entry failed for another reason than
+// ctx or the memory budget (LoadCached then reads the inputs whole, and
+// says what is wrong).
+func LoadRankedCold(ctx context.Context, paths []string, opts source.Options, cacheDir string, minEvents int64, annotation func(name string) bool) (Ranked, bool, error) {
+	p, ok := planCold(paths, opts, cacheDir, minEvents)
+	if !ok {
+		return nil, false, nil
+	}
+	warnSkips(opts, paths, p.sniffed, p.in.skipped)
+	if err := p.build(ctx, opts); err != nil {
+		if ctx.Err() != nil || errors.Is(err, source.ErrMemoryBudget) {
+			return nil, true, errors.Join(ctx.Err(), err)
+		}
+		return nil, false, nil
+	}
+	sr, err := p.open(annotation)
+	if err != nil {
+		os.RemoveAll(p.entry) // the whole read says what is wrong
+		return nil, false, nil
+	}
+	return sr, true, nil
+}
+
+// coldPlan is how LoadRankedCold builds one cache entry.
+type coldPlan struct {
+	in          inputs
+	sniffed     []model.Skip // the inputs no format claims
+	format      string       // kineto.Format.Name or nsysFormat
+	files       []string     // the format's files
+	root, entry string
+	prune       bool // the root is our own: older entries are removed
+	n           int  // shards
+}
+
+// planCold checks the inputs and the cache and estimates the job.
+func planCold(paths []string, opts source.Options, cacheDir string, minEvents int64) (*coldPlan, bool) {
+	in, err := expand(paths)
+	if err != nil || len(in.files) == 0 || len(in.datasets)+len(in.sharded) > 0 {
+		return nil, false
+	}
+	key, err := cacheKey(in.files, opts)
+	root := cacheRoot(paths[0], cacheDir)
+	if err != nil || root == "" {
+		return nil, false
+	}
+	p := &coldPlan{in: in, root: root, entry: filepath.Join(root, key), prune: cacheDir == ""}
+	if _, err := os.Stat(p.entry); err == nil {
+		return nil, false // an entry LoadCached reads (or rebuilds)
+	}
+	groups, skipped := sniffAll(in.files, Formats())
+	if p.format = shardFormat(groups); p.format == "" || len(groups) != 1 {
+		return nil, false
+	}
+	p.files, p.sniffed = groups[p.format], skipped.Skipped
+	est := estimateEvents(p.files, p.format)
+	if est < minEvents {
+		return nil, false
+	}
+	p.n = int(min(max((est+shardEvents-1)/shardEvents, 1), int64(len(p.files))))
+	return p, true
+}
+
+// estimateEvents is the number of events files of format hold, as their
+// uncompressed sizes estimate it.
+func estimateEvents(files []string, format string) int64 {
+	per := int64(KinetoBytesPerEvent)
+	if format == nsysFormat {
+		per = NsysBytesPerEvent
+	}
+	var sum int64
+	for _, f := range files {
+		sum += uncompressedSize(f)
+	}
+	return sum / per
+}
+
+// uncompressedSize is a file's size, or a gzip file's uncompressed size
+// as its trailer says it (modulo 4 GiB: the smallest such size not below
+// the compressed one).
+func uncompressedSize(path string) int64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0
+	}
+	var b [4]byte
+	if _, err := f.ReadAt(b[:2], 0); err != nil || b[0] != 0x1f || b[1] != 0x8b || st.Size() < 18 {
+		return st.Size()
+	}
+	if _, err := f.ReadAt(b[:], st.Size()-4); err != nil && !errors.Is(err, io.EOF) {
+		return st.Size()
+	}
+	n := int64(binary.LittleEndian.Uint32(b[:]))
+	for n < st.Size() {
+		n += 1 << 32
+	}
+	return n
+}
+
+// build writes the entry: the shards into a partial directory, renamed to
+// the entry once complete (commitEntry), then prunes older entries.
+func (p *coldPlan) build(ctx context.Context, opts source.Options) error {
+	return storeEntry(p.root, p.entry, p.prune, func(tmp string) error {
+		return p.writeShards(ctx, tmp, opts)
+	})
+}
+
+// writeShards reads and writes shard 0..n-1 in turn, each read in parallel
+// over its files, and says the files that could not be read as Load does.
+func (p *coldPlan) writeShards(ctx context.Context, tmp string, opts source.Options) error {
+	prog := newShardProgress(p.files, p.n, opts.Progress)
+	var failed []model.Skip
+	read := 0
+	for k := range p.n {
+		sopts := opts
+		sopts.Progress = prog.of(k)
+		meta, err := p.writeShard(ctx, tmp, k, sopts)
+		if err != nil {
+			return err
+		}
+		failed, read = append(failed, meta.Failed...), read+len(meta.Files)
+		if meta.Nsys != nil {
+			read += meta.Nsys.Read
+		}
+	}
+	if p.format != nsysFormat {
+		kineto.WarnJobFailed(failed, len(p.files), opts)
+	}
+	if read == 0 {
+		return errors.New("no file of the job could be read")
+	}
+	return nil
+}
+
+// writeShard reads shard k and writes it under tmp, with its paths
+// absolute (as commitEntry stores them), and releases it.
+func (p *coldPlan) writeShard(ctx context.Context, tmp string, k int, opts source.Options) (shardMeta, error) {
+	meta := shardMeta{Shard: k, Of: p.n}
+	if k == 0 {
+		meta.Trailing = append(slices.Clone(p.sniffed), p.in.skipped...)
+	}
+	read := readKinetoJobShard
+	if p.format == nsysFormat {
+		read = readNsysShard
+	}
+	t, err := read(ctx, p.files, opts, k, p.n, &meta)
+	if err == nil {
+		err = source.CheckMemory(opts.MaxMemory)
+	}
+	if err != nil {
+		return meta, fmt.Errorf("shard %d/%d: %w", k, p.n, err)
+	}
+	return meta, writeShard(ShardDir(tmp, k), absolute(t), absoluteMeta(meta), cacheManifest)
+}
+
+// absoluteMeta is meta with the paths of its skip records absolute; the
+// files' paths stay as they are, the join's keys only.
+func absoluteMeta(meta shardMeta) shardMeta {
+	meta.Failed, meta.Trailing = absSkips(meta.Failed), absSkips(meta.Trailing)
+	if meta.Nsys != nil {
+		info := *meta.Nsys
+		info.Failed, info.Exported = absSkips(info.Failed), absSkips(info.Exported)
+		meta.Nsys = &info
+	}
+	return meta
+}
+
+func absSkips(skips []model.Skip) []model.Skip {
+	out := slices.Clone(skips)
+	for i := range out {
+		out[i].Source = absPath(out[i].Source)
+	}
+	return out
+}
+
+// open reads the entry rank by rank, with the inputs' names as this run
+// gives them.
+func (p *coldPlan) open(annotation func(name string) bool) (*ShardedRanked, error) {
+	sr, err := readShardedRanked(p.entry, annotation)
+	if err != nil {
+		return nil, err
+	}
+	if err := sr.trace.Validate(); err != nil {
+		return nil, fmt.Errorf("the trace is invalid: %w", err)
+	}
+	relocate(sr.trace, namesOf(p.in.files))
+	return sr, nil
+}
+
+// shardProgress reports the bytes read of every shard's files as one
+// read's: a shard's reader counts its own files only.
+type shardProgress struct {
+	fn     func(done, total int64)
+	before []int64 // bytes of the shards before shard k
+	total  int64
+}
+
+func newShardProgress(files []string, n int, fn func(done, total int64)) *shardProgress {
+	p := &shardProgress{fn: fn, before: make([]int64, n)}
+	for k := range n {
+		p.before[k] = p.total
+		for _, f := range files[k*len(files)/n : (k+1)*len(files)/n] {
+			if st, err := os.Stat(f); err == nil {
+				p.total += st.Size()
+			}
+		}
+	}
+	return p
+}
+
+// of is shard k's progress function, nil when there is none.
+func (p *shardProgress) of(k int) func(done, total int64) {
+	if p.fn == nil {
+		return nil
+	}
+	return func(done, _ int64) { p.fn(p.before[k]+done, p.total) }
+}
