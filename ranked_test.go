@@ -68,9 +68,9 @@ func TestByRankWhatIfReadsEveryEvent(t *testing.T) {
 	}
 }
 
-// TestByRankWarmCache: trace files whose cache entry is warm are read rank
-// by rank from it, with the Result of the whole read; the cold read is a
-// whole one (it writes the entry).
+// TestByRankWarmCache: trace files read ByRank are read rank by rank
+// both cold (the entry written as a sharded dataset, ingest.LoadRankedCold)
+// and warm (from that entry), each with the Result of the whole read.
 func TestByRankWarmCache(t *testing.T) {
 	cfg, err := samples.Lookup("slow-rank")
 	if err != nil {
@@ -84,10 +84,14 @@ func TestByRankWarmCache(t *testing.T) {
 	if err := kinetow.WriteDir(dir, job); err != nil {
 		t.Fatal(err)
 	}
+	_, want := analyzed(t, []string{dir}, Options{NoCache: true}, AnalyzeOptions{})
 	cache := t.TempDir()
-	cold, want := analyzed(t, []string{dir}, Options{CacheDir: cache, ByRank: true}, AnalyzeOptions{})
-	if cold.ranked != nil {
-		t.Fatal("a cold read was read rank by rank")
+	cold, got := analyzed(t, []string{dir}, Options{CacheDir: cache, ByRank: true}, AnalyzeOptions{})
+	if cold.ranked == nil {
+		t.Fatal("the cold read was not read rank by rank")
+	}
+	if !bytes.Equal(jsonOf(t, got), jsonOf(t, want)) {
+		t.Error("the cold Result read rank by rank differs from the whole one")
 	}
 	cold.Close()
 	warm, got := analyzed(t, []string{dir}, Options{CacheDir: cache, ByRank: true}, AnalyzeOptions{})
@@ -95,7 +99,7 @@ func TestByRankWarmCache(t *testing.T) {
 		t.Fatal("the warm read was not read rank by rank")
 	}
 	if !bytes.Equal(jsonOf(t, got), jsonOf(t, want)) {
-		t.Error("the warm Result read rank by rank differs from the cold one")
+		t.Error("the warm Result read rank by rank differs from the whole one")
 	}
 }
 
