@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis"
 	"github.com/tpptrace/tpptrace/analysis/layout"
 	"github.com/tpptrace/tpptrace/analysis/result"
 	"github.com/tpptrace/tpptrace/report"
+	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
 // jsonOf is res as `analyze --json` writes it.
@@ -117,8 +117,8 @@ func TestCacheDirIsUsedAndNoCacheLeavesNone(t *testing.T) {
 		t.Errorf("NoCache left %d entries", n)
 	}
 	cache := t.TempDir()
-	var warns collector
-	first, _ := analyzed(t, []string{in}, Options{CacheDir: cache, Warn: warns.add}, AnalyzeOptions{})
+	var warns sampletest.Warnings
+	first, _ := analyzed(t, []string{in}, Options{CacheDir: cache, Warn: warns.Add}, AnalyzeOptions{})
 	first.Close()
 	if n := entries(t, cache); n == 0 || warns.String() != "" {
 		t.Fatalf("cache has %d entries; warnings %q", n, warns.String())
@@ -127,24 +127,6 @@ func TestCacheDirIsUsedAndNoCacheLeavesNone(t *testing.T) {
 	if !bytes.Equal(jsonOf(t, cached), jsonOf(t, plain)) {
 		t.Error("the cached trace analyses differently")
 	}
-}
-
-// collector keeps warnings from any goroutine.
-type collector struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-func (c *collector) add(m string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.msgs = append(c.msgs, m)
-}
-
-func (c *collector) String() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return strings.Join(c.msgs, "\n")
 }
 
 func entries(t *testing.T, dir string) int {
@@ -166,8 +148,8 @@ func TestWarningsReachWarnAndNilIsSafe(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(in, "rank-99.pt.trace.json"), []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var warns collector
-	analyzed(t, []string{in}, Options{NoCache: true, Warn: warns.add}, AnalyzeOptions{})
+	var warns sampletest.Warnings
+	analyzed(t, []string{in}, Options{NoCache: true, Warn: warns.Add}, AnalyzeOptions{})
 	if !strings.Contains(warns.String(), "rank-99.pt.trace.json") {
 		t.Errorf("no warning names the bad file: %q", warns.String())
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis"
@@ -74,28 +73,28 @@ func TestColdRankedCorruptFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "rank-99.trace.json"), []byte("not a trace"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var whole warnList
-	tr, err := ingest.Load(context.Background(), []string{dir}, source.Options{Warn: whole.add})
+	var whole sampletest.Warnings
+	tr, err := ingest.Load(context.Background(), []string{dir}, source.Options{Warn: whole.Add})
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := analysis.Analyze(context.Background(), tr, analysis.Options{})
 	want := marshalResult(t, res, err)
-	joined := strings.Join(whole.msgs, "\n")
+	joined := whole.String()
 	if !strings.Contains(joined, "rank-3.pt.trace.json.gz") || !strings.Contains(joined, "rank-99.trace.json") {
-		t.Fatalf("the whole read warned %q, want the files named", whole.msgs)
+		t.Fatalf("the whole read warned %q, want the files named", whole.Msgs())
 	}
 	for _, per := range []int64{1, 40_000} { // each file a shard; shards of several files
 		restore := ingest.SetShardEvents(per)
-		var cold warnList
+		var cold sampletest.Warnings
 		cache := t.TempDir()
-		got := coldRankedJSON(t, dir, cache, source.Options{Warn: cold.add})
+		got := coldRankedJSON(t, dir, cache, source.Options{Warn: cold.Add})
 		restore()
 		if n := shardsIn(t, cache); n < 2 {
 			t.Errorf("%d events a shard: %d shards, want several", per, n)
 		}
-		if !slices.Equal(cold.msgs, whole.msgs) {
-			t.Errorf("%d events a shard: read cold rank by rank, warnings %q; read whole, %q", per, cold.msgs, whole.msgs)
+		if !slices.Equal(cold.Msgs(), whole.Msgs()) {
+			t.Errorf("%d events a shard: read cold rank by rank, warnings %q; read whole, %q", per, cold.Msgs(), whole.Msgs())
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%d events a shard: the cold Result read rank by rank differs from the whole one", per)
@@ -191,16 +190,4 @@ func shardsIn(t *testing.T, cache string) int {
 		t.Fatal(err)
 	}
 	return len(m)
-}
-
-// warnList collects warnings from any goroutine.
-type warnList struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-func (w *warnList) add(m string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.msgs = append(w.msgs, m)
 }
