@@ -25,16 +25,22 @@ import (
 func TestColdRankedEqualsWhole(t *testing.T) {
 	cases := []struct {
 		scenario, dialect string
-		nsys              bool
+		nsys              *nsysw.Options // nil: Kineto traces
 		shardEvents       int64
 	}{
-		{"big-64", "", false, 30_000},
-		{"default", samples.DialectMegatron, false, 2_000},
-		{"default", samples.DialectKernelOnly, false, 2_000},
-		{"default", "", true, 1_000},
+		{"big-64", "", nil, 30_000},
+		{"default", samples.DialectMegatron, nil, 2_000},
+		{"default", samples.DialectPipelining, nil, 2_000},
+		{"default", samples.DialectKernelOnly, nil, 2_000},
+		{"default", "", &nsysw.Options{}, 1_000},
+		{"default", "", &nsysw.Options{Dialect: nsysw.DialectReal}, 1_000}, // communicator hashes only
 	}
 	for _, c := range cases {
-		t.Run(fmt.Sprintf("%s-%s-nsys=%v", c.scenario, c.dialect, c.nsys), func(t *testing.T) {
+		format := "kineto"
+		if c.nsys != nil {
+			format = "nsys-" + string(c.nsys.Dialect)
+		}
+		t.Run(fmt.Sprintf("%s-%s-%s", c.scenario, c.dialect, format), func(t *testing.T) {
 			dir := coldJob(t, c.scenario, c.dialect, c.nsys)
 			want := resultJSON(t, dir)
 			defer ingest.SetShardEvents(c.shardEvents)()
@@ -62,7 +68,7 @@ func TestColdRankedEqualsWhole(t *testing.T) {
 // cut short and a file no format claims, the cold read rank by rank warns as the whole
 // read does, once, and gives its Result, with every file its own shard.
 func TestColdRankedCorruptFile(t *testing.T) {
-	dir := coldJob(t, "default", "", false)
+	dir := coldJob(t, "default", "", nil)
 	if err := os.WriteFile(filepath.Join(dir, "rank-2.pt.trace.json"), []byte(`{"traceEvents": [{"ph": "X", `), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +123,7 @@ func truncate(t *testing.T, path string) {
 // TestColdRankedSmallJob: a job estimated below minEvents is left to the
 // whole read, with nothing written.
 func TestColdRankedSmallJob(t *testing.T) {
-	dir := coldJob(t, "default", "", false)
+	dir := coldJob(t, "default", "", nil)
 	cache := t.TempDir()
 	if _, ok, err := ingest.LoadRankedCold(context.Background(), []string{dir}, source.Options{}, cache, 1<<40, nil); ok || err != nil {
 		t.Fatalf("a small job was read cold rank by rank (%v)", err)
@@ -129,16 +135,16 @@ func TestColdRankedSmallJob(t *testing.T) {
 
 // coldJob writes a generated job, as Kineto traces or nsys exports, into
 // a new folder.
-func coldJob(t *testing.T, scenario, dialect string, nsys bool) string {
+func coldJob(t *testing.T, scenario, dialect string, nsys *nsysw.Options) string {
 	t.Helper()
 	cfg := sampletest.Config(t, scenario)
 	cfg.Dialect = dialect
 	job := sampletest.Simulate(t, cfg)
-	if !nsys {
+	if nsys == nil {
 		return sampletest.KinetoDir(t, job)
 	}
 	dir := t.TempDir()
-	if _, err := nsysw.WriteDir(dir, job, nsysw.Options{}); err != nil {
+	if _, err := nsysw.WriteDir(dir, job, *nsys); err != nil {
 		t.Fatal(err)
 	}
 	return dir
