@@ -9,6 +9,9 @@
 # 'analyze --json --no-cache' on the folder and, with SHARDS=N (default 4),
 # on a dataset ingested as N shards, and with DATASET=1 (the default) on one
 # dataset ('ingest -o', which analyze reads rank by rank: docs/memory.md),
+# and with COLD=1 (default 0) 'analyze --json' of the folder with an empty
+# cache (the cold read rank by rank of large jobs, docs/performance.md round
+# 12) and again from that cache (warm),
 # under /usr/bin/time -v, and prints one line per run: ranks, events, peak
 # RSS in MiB, wall time, CPU seconds (user + system). The jobs are
 # written under ${TMPDIR:-/tmp} and deleted after. TPPTRACE is the binary
@@ -18,15 +21,24 @@ bin=${TPPTRACE:-tpptrace}
 tp=${TP:-4}
 shards=${SHARDS:-4}
 one=${DATASET:-1}
+cold=${COLD:-0}
 [ $# -gt 0 ] || set -- 4 16 64
 work=$(mktemp -d "${TMPDIR:-/tmp}/peakmem.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# measure LABEL ARGS...: one analyze run, one line of figures.
+# measure LABEL ARGS...: one 'analyze --no-cache' run, one line of figures.
 measure() {
 	label=$1
 	shift
-	/usr/bin/time -v "$bin" analyze --json --no-cache "$@" >"$work/out.json" 2>"$work/time.txt"
+	cached "$label" --no-cache "$@"
+}
+
+# cached LABEL ARGS...: one analyze run with the cache under $work, one
+# line of figures.
+cached() {
+	label=$1
+	shift
+	XDG_CACHE_HOME=$work/cache /usr/bin/time -v "$bin" analyze --json "$@" >"$work/out.json" 2>"$work/time.txt"
 	events=$(sed -n 's/^read [0-9]* ranks, \([0-9]*\) events.*/\1/p' "$work/time.txt")
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
 	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$work/time.txt")
@@ -39,6 +51,12 @@ for dp in "$@"; do
 	"$bin" samples gen --scenario big-64 --tp "$tp" --dp "$dp" -o "$job" >/dev/null 2>&1
 	ranks=$(ls "$job" | grep -c '^rank-.*\.pt\.trace\.json\.gz$')
 	measure folder "$job"
+	if [ "$cold" -gt 0 ]; then
+		rm -rf "$work/cache"
+		cached cold "$job"
+		cached warm "$job"
+		rm -rf "$work/cache"
+	fi
 	if [ "$shards" -gt 0 ]; then
 		k=0
 		while [ "$k" -lt "$shards" ]; do
