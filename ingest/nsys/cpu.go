@@ -2,6 +2,7 @@ package nsys
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/tpptrace/tpptrace/model"
@@ -76,7 +77,12 @@ func (b *builder) readNVTX() error {
 		return nil
 	}
 	domains := map[int64]string{}
-	recs := make([]nvtxRec, 0, min(b.nvtxBound, 1<<20)) // a bound, not a count: capped
+	pooled := nvtxPool.Get().(*[]nvtxRec)
+	defer putNVTX(pooled)
+	recs := *pooled
+	if cap(recs) < min(b.nvtxBound, 1<<20) {
+		recs = make([]nvtxRec, 0, min(b.nvtxBound, 1<<20)) // a bound, not a count: capped
+	}
 	err := b.d.readTable("NVTX_EVENTS", b.nvtxCols(), func(s row) {
 		switch typ := s.ColumnInt64(2); typ {
 		case nvtxDomainCreate:
@@ -88,11 +94,23 @@ func (b *builder) readNVTX() error {
 	if err != nil {
 		return err
 	}
+	*pooled = recs
 	names := map[nvtxKey]nvtxName{}
 	for i := range recs {
 		b.nvtxRow(&recs[i], domains, names)
 	}
 	return nil
+}
+
+// nvtxPool holds the buffers of NVTX rows between reports (an export per
+// rank: each buffer was a sixth of what reading one allocated).
+var nvtxPool = sync.Pool{New: func() any { return new([]nvtxRec) }}
+
+// putNVTX empties a buffer of nvtxPool (its texts freed) and puts it back.
+func putNVTX(p *[]nvtxRec) {
+	clear((*p)[:cap(*p)])
+	*p = (*p)[:0]
+	nvtxPool.Put(p)
 }
 
 // nvtxKey is what an NVTX row's event name comes from; nvtxName what it
