@@ -2,6 +2,7 @@ package nsys
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/ncruces/go-sqlite3"
 	"github.com/tpptrace/tpptrace/model"
@@ -76,7 +77,12 @@ func (b *builder) readNVTX() error {
 		return nil
 	}
 	domains := map[int64]string{}
-	recs := make([]nvtxRec, 0, min(b.nvtxBound, 1<<20)) // a bound, not a count: capped
+	pooled := nvtxPool.Get().(*[]nvtxRec)
+	defer putNVTX(pooled)
+	recs := *pooled
+	if cap(recs) < min(b.nvtxBound, 1<<20) {
+		recs = make([]nvtxRec, 0, min(b.nvtxBound, 1<<20)) // a bound, not a count: capped
+	}
 	err := b.d.readTable("NVTX_EVENTS", b.nvtxCols(), func(s row) {
 		switch typ := s.ColumnInt64(2); typ {
 		case nvtxDomainCreate:
@@ -88,11 +94,36 @@ func (b *builder) readNVTX() error {
 	if err != nil {
 		return err
 	}
-	names := map[nvtxKey]nvtxName{}
+	*pooled = recs
+	names := nvtxNames{m: map[nvtxKey]nvtxName{}, byText: make([]textName, len(b.textList))}
 	for i := range recs {
-		b.nvtxRow(&recs[i], domains, names)
+		b.nvtxRow(&recs[i], domains, &names)
 	}
 	return nil
+}
+
+// nvtxNames are the nvtxNames worked out: by key, and for the texts read
+// (keys 0 ... len(textList)-1) the last one of each text, by text.
+type nvtxNames struct {
+	m      map[nvtxKey]nvtxName
+	byText []textName
+}
+
+type textName struct {
+	domain int64
+	n      nvtxName
+	set    bool
+}
+
+// nvtxPool holds the buffers of NVTX rows between reports (an export per
+// rank: each buffer was a sixth of what reading one allocated).
+var nvtxPool = sync.Pool{New: func() any { return new([]nvtxRec) }}
+
+// putNVTX empties a buffer of nvtxPool (its texts freed) and puts it back.
+func putNVTX(p *[]nvtxRec) {
+	clear((*p)[:cap(*p)])
+	*p = (*p)[:0]
+	nvtxPool.Put(p)
 }
 
 // nvtxKey is what an NVTX row's event name comes from; nvtxName what it
@@ -107,17 +138,31 @@ type nvtxName struct {
 
 // nvtxName is the event name, kind and NCCL-ness of text (of key k.text)
 // in domain k.domain.
-func (b *builder) nvtxName(k nvtxKey, text string, domains map[int64]string, names map[nvtxKey]nvtxName) nvtxName {
-	if n, ok := names[k]; ok {
-		return n
+func (b *builder) nvtxName(k nvtxKey, text string, domains map[int64]string, names *nvtxNames) nvtxName {
+	var t *textName
+	if k.text >= 0 && k.text < int64(len(names.byText)) {
+		if t = &names.byText[k.text]; t.set && t.domain == k.domain {
+			return t.n // a text is mostly of one domain: no map lookup
+		}
 	}
+	n, ok := names.m[k]
+	if !ok {
+		n = b.newNVTXName(k, text, domains)
+		names.m[k] = n
+	}
+	if t != nil {
+		*t = textName{k.domain, n, true}
+	}
+	return n
+}
+
+// newNVTXName works out nvtxName's result for key k.
+func (b *builder) newNVTXName(k nvtxKey, text string, domains map[int64]string) nvtxName {
 	domain, name := domains[k.domain], text
 	if domain != "" {
 		name = domain + ":" + text
 	}
-	n := nvtxName{b.tr.Names.Intern(name), annotationKind(text), domain == "NCCL"}
-	names[k] = n
-	return n
+	return nvtxName{b.tr.Names.Intern(name), annotationKind(text), domain == "NCCL"}
 }
 
 func (b *builder) nvtxRec(s row, typ int64) nvtxRec {
@@ -162,7 +207,7 @@ func (b *builder) textKey(s row, col, id int) (string, int64) {
 	return t, int64(len(b.textList) - 1)
 }
 
-func (b *builder) nvtxRow(r *nvtxRec, domains map[int64]string, names map[nvtxKey]nvtxName) {
+func (b *builder) nvtxRow(r *nvtxRec, domains map[int64]string, names *nvtxNames) {
 	if r.typ != nvtxMark && r.endNull {
 		b.skipRows["nvtx range without an end"]++
 		return

@@ -64,7 +64,9 @@ func (b *builder) gpuEvent(s row, pid int32, kind model.Kind, name int32) model.
 
 func (b *builder) addGPU(e model.Event) {
 	b.tr.Events.Append(e)
-	b.gpuPIDs[e.Rank]++
+	if e.Rank != b.lastPID || len(b.gpuPIDs) == 0 { // a process's GPU events mostly follow each other
+		b.gpuPIDs[e.Rank], b.lastPID = true, e.Rank
+	}
 }
 
 func (b *builder) readMemcpy() error {

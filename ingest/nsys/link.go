@@ -62,15 +62,25 @@ func (b *builder) link() map[int32]*collAcc {
 
 func (l *linker) index() {
 	ev := &l.b.tr.Events
+	thread, calls := int32(0), []int32(nil) // the last thread's launches, not yet in the map
 	for i := 0; i < ev.Len(); i++ {
 		switch ev.Kind[i] {
 		case model.KindRuntime:
-			l.launches[ev.Stream[i]] = append(l.launches[ev.Stream[i]], int32(i))
+			if s := ev.Stream[i]; s != thread || calls == nil { // a thread's calls mostly follow each other
+				if calls != nil {
+					l.launches[thread] = calls
+				}
+				thread, calls = s, l.launches[s]
+			}
+			calls = append(calls, int32(i))
 		case model.KindComm:
 			if ev.Corr[i] >= 0 {
 				l.kernels[[2]int64{int64(ev.Rank[i]), ev.Corr[i]}] = int32(i)
 			}
 		}
+	}
+	if calls != nil {
+		l.launches[thread] = calls
 	}
 	for _, s := range l.launches {
 		slices.SortFunc(s, func(a, b int32) int { return cmp.Compare(ev.Start[a], ev.Start[b]) })

@@ -81,7 +81,9 @@ func sortAll(bs []*builder, n int) {
 }
 
 // merge merges the reports' traces (each sorted: Merge then only
-// concatenates them); one report only needs its counters sorted.
+// concatenates them), taking their events (MergeOwned: the reports are not
+// used after, and their columns are remapped in place rather than copied
+// first); one report only needs its counters sorted.
 func merge(bs []*builder) (*model.Trace, error) {
 	if len(bs) == 1 {
 		bs[0].tr.Counters.Sort()
@@ -91,7 +93,7 @@ func merge(bs []*builder) (*model.Trace, error) {
 	for i, b := range bs {
 		parts[i] = b.tr
 	}
-	t, err := model.Merge(parts...)
+	t, err := model.MergeOwned(parts...)
 	if err != nil {
 		return nil, fmt.Errorf("nsys: %w", err)
 	}

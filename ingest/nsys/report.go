@@ -21,7 +21,8 @@ type builder struct {
 	base       int64 // added to every timestamp: the session start in epoch ns
 	tr         *model.Trace
 	streams    map[streamKey]int32
-	gpuPIDs    map[int32]int // process -> GPU events
+	gpuPIDs    map[int32]bool // the processes that ran GPU work
+	lastPID    int32          // the process of the last GPU event (in gpuPIDs when it has any)
 	nccl       []ncclRange
 	inits      []commInit
 	colls      []pendColl
@@ -64,7 +65,7 @@ func readReport(path string, maxMem int64) (*builder, error) {
 		return nil, &source.FileError{Path: path, Offset: -1, Err: fmt.Errorf(
 			"%s lacks one of the columns %v, present in every export of nsys 2024.1 to 2026.1 (schema 3.x): re-export with a newer nsys", kernelTable, kernelColumns)}
 	}
-	b := &builder{path: path, d: d, tr: &model.Trace{}, streams: map[streamKey]int32{}, gpuPIDs: map[int32]int{}, skipRows: map[string]int64{}, texts: map[string]int32{}}
+	b := &builder{path: path, d: d, tr: &model.Trace{}, streams: map[streamKey]int32{}, gpuPIDs: map[int32]bool{}, skipRows: map[string]int64{}, texts: map[string]int32{}}
 	if err := b.read(); err != nil {
 		return nil, &source.FileError{Path: path, Offset: -1, Err: err}
 	}

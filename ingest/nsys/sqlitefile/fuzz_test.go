@@ -1,6 +1,8 @@
 package sqlitefile
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"testing"
 )
@@ -57,4 +59,71 @@ func fuzzScan(sf *File, tab Table) (rows int, sum int64, err error) {
 		return nil
 	})
 	return rows, sum, err
+}
+
+// FuzzDecode: decode reads every record header as the field-by-field
+// decoder before the size table did (refDecode): the same serial types and
+// offsets, the same error.
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte{5, 1, 2, 0x81, 0x00, 9, 7, 0, 1}, uint8(4), int8(-1))
+	f.Add([]byte{3, 10, 13, 'x'}, uint8(3), int8(2))
+	f.Add([]byte{2, 0x8f}, uint8(2), int8(0))
+	f.Fuzz(func(t *testing.T, rec []byte, nf uint8, rowid int8) {
+		fields := make([]int, int(nf)%40)
+		for i := range fields {
+			fields[i] = i
+		}
+		tab := Table{Fields: fields, Rowid: max(int(rowid)%40, -1)}
+		var got, want Row
+		if err := got.setTable(tab); err != nil {
+			t.Skip()
+		}
+		_ = want.setTable(tab)
+		gerr, werr := got.decode(7, rec), refDecode(&want, 7, rec)
+		if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
+			t.Fatalf("decode: %v, before: %v", gerr, werr)
+		}
+		if gerr != nil {
+			return
+		}
+		for f := range got.st {
+			if got.st[f] != want.st[f] || got.st[f] != 0 && got.off[f] != want.off[f] {
+				t.Fatalf("field %d: serial %d at %d, before %d at %d", f, got.st[f], got.off[f], want.st[f], want.off[f])
+			}
+		}
+	})
+}
+
+// refDecode is decode as it was before the size table.
+func refDecode(r *Row, rowid int64, rec []byte) error {
+	r.rowid, r.rec = rowid, rec
+	hsize, n := uvarint(rec)
+	if n == 0 || hsize < uint64(n) || hsize > uint64(len(rec)) {
+		return fmt.Errorf("record header size %d of a %d-byte record", hsize, len(rec))
+	}
+	pos, body := n, int(hsize)
+	for f := 0; f < r.nf; f++ {
+		if pos >= int(hsize) {
+			r.st[f] = 0
+			continue
+		}
+		t, k := uint64(rec[pos]), 1
+		if t >= 0x80 {
+			t, k = uvarint(rec[pos:hsize])
+		}
+		if k == 0 {
+			return errors.New("truncated record header")
+		}
+		pos += k
+		size, ok := serialSize(t)
+		if !ok || size > uint64(len(rec)-body) {
+			return fmt.Errorf("field %d (serial type %d) overruns the %d-byte record", f, t, len(rec))
+		}
+		r.st[f], r.off[f] = t, body
+		body += int(size)
+	}
+	if r.rowidF >= 0 && r.st[r.rowidF] == 0 {
+		r.st[r.rowidF] = serialRowid
+	}
+	return nil
 }

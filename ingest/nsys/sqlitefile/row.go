@@ -68,31 +68,53 @@ func (r *Row) decode(rowid int64, rec []byte) error {
 	if n == 0 || hsize < uint64(n) || hsize > uint64(len(rec)) {
 		return fmt.Errorf("record header size %d of a %d-byte record", hsize, len(rec))
 	}
-	pos, body := n, int(hsize)
-	for f := 0; f < r.nf; f++ {
-		if pos >= int(hsize) {
-			r.st[f] = 0
-			continue
+	pos, body, hdr := n, int(hsize), rec[:hsize]
+	st, off := r.st[:r.nf], r.off[:r.nf]
+	for f := range st {
+		if pos >= len(hdr) {
+			clear(st[f:])
+			break
 		}
-		t, k := uint64(rec[pos]), 1 // most serial types take one byte
+		t, k, size := uint64(hdr[pos]), 1, shortSizes[hdr[pos]&0x7f]
 		if t >= 0x80 {
-			t, k = uvarint(rec[pos:hsize])
-		}
-		if k == 0 {
-			return errors.New("truncated record header")
+			t, k = uvarint(hdr[pos:])
+			if k == 0 {
+				return errors.New("truncated record header")
+			}
+			size = serialSizeOr(t)
 		}
 		pos += k
-		size, ok := serialSize(t)
-		if !ok || size > uint64(len(rec)-body) {
+		if size > uint64(len(rec)-body) { // badSize for types 10 and 11
 			return fmt.Errorf("field %d (serial type %d) overruns the %d-byte record", f, t, len(rec))
 		}
-		r.st[f], r.off[f] = t, body
+		st[f], off[f] = t, body
 		body += int(size)
 	}
 	if r.rowidF >= 0 && r.st[r.rowidF] == 0 {
 		r.st[r.rowidF] = serialRowid
 	}
 	return nil
+}
+
+// badSize is serialSizeOr's size of the reserved types 10 and 11: larger
+// than any record.
+const badSize = math.MaxUint64
+
+// shortSizes are serialSizeOr of the serial types of one header byte (0
+// to 127).
+var shortSizes = func() (s [128]uint64) {
+	for t := range s {
+		s[t] = serialSizeOr(uint64(t))
+	}
+	return s
+}()
+
+// serialSizeOr is serialSize, badSize for the reserved types.
+func serialSizeOr(t uint64) uint64 {
+	if size, ok := serialSize(t); ok {
+		return size
+	}
+	return badSize
 }
 
 // serialSizes are the value sizes of serial types 0 to 9.
