@@ -120,42 +120,44 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 		if b[i] != '"' {
 			return d.fail(i, "want a key")
 		}
-		ke, fl, w := d.key(i + 1)
-		if ke < 0 {
+		var k keyID
+		switch lv {
+		case lvEvent:
+			i, k = d.memberKey(i+1, &eventKeys)
+		case lvArgs:
+			i, k = d.memberKey(i+1, &argsKeys)
+		default:
+			i, _ = d.str(i + 1)
+		}
+		if i < 0 {
 			return -1
 		}
-		ks := i + 1
-		if i = ke + 1; i+1 < len(b) && b[i] == ':' && b[i+1] == ' ' { // most keys: `": "`
-			i += 2
-		} else if i < len(b) && b[i] == ':' {
-			i++
-		} else if i = skipWS(b, i); i < len(b) && b[i] == ':' {
-			i++
-		} else if i < len(b) {
-			return d.fail(i, "want ':' after a key")
-		}
-		if i = skipWS(b, i); i >= len(b) {
-			return d.short()
+		// most keys end `": ` before the value
+		if i += 3; i < len(b) && b[i-2] == ':' && b[i-1] == ' ' && b[i] > ' ' {
+		} else if i = d.colon(i - 2); i < 0 {
+			return -1
 		}
 		switch lv {
 		case lvEvent:
-			i = d.eventField(d.keyID(b[ks:ke], fl, w, &eventKeys), i, depth)
+			i = d.eventField(k, i, depth)
 		case lvArgs:
-			i = d.argsField(d.keyID(b[ks:ke], fl, w, &argsKeys), i, depth)
+			i = d.argsField(k, i, depth)
 		default:
 			i = d.value(i, depth)
 		}
 		if i < 0 {
 			return -1
 		}
+		if i+2 < len(b) && b[i] == ',' && b[i+1] == ' ' && b[i+2] == '"' { // most members: `, "`
+			i += 2
+			continue
+		}
 		if i = skipWS(b, i); i >= len(b) {
 			return d.short()
 		}
 		switch b[i] {
 		case ',':
-			if i+2 < len(b) && b[i+1] == ' ' && b[i+2] == '"' { // most members: `, "`
-				i += 2
-			} else if i = skipWS(b, i+1); i >= len(b) {
+			if i = skipWS(b, i+1); i >= len(b) {
 				return d.short()
 			}
 		case '}':
@@ -164,6 +166,21 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 			return d.fail(i, "want ',' or '}' after a value")
 		}
 	}
+}
+
+// colon reads the ':' after a key from i and the white space after it, and
+// returns the index of the value.
+func (d *evDecoder) colon(i int) int {
+	b := d.b
+	if i = skipWS(b, i); i < len(b) && b[i] == ':' {
+		i++
+	} else if i < len(b) {
+		return d.fail(i, "want ':' after a key")
+	}
+	if i = skipWS(b, i); i >= len(b) {
+		return d.short()
+	}
+	return i
 }
 
 // eventField decodes the value at i of the event's field k.
