@@ -170,6 +170,7 @@ type strCache struct {
 	front [256]*strEntry
 	m     map[string]*strEntry
 	n     int
+	runs  int // entries made
 }
 
 // strEntry is one distinct string and what the reader derived from it
@@ -178,6 +179,7 @@ type strEntry struct {
 	s    string
 	name int32 // its index in the trace's Names plus 1, 0 before it is interned
 	comm int8  // isCommKernel: 0 not yet asked, 1 no, 2 yes
+	run  uint8 // the first run state of its events' args (memberRuns)
 }
 
 // oneByte are the strings of one byte (ph is one).
@@ -195,7 +197,8 @@ func (c *strCache) get(b []byte) *strEntry {
 	}
 	e, ok := c.m[string(b)]
 	if !ok {
-		e = &strEntry{s: string(b)}
+		c.runs++
+		e = &strEntry{s: string(b), run: uint8(c.runs % firstStates)}
 		if len(b) <= 2048 && c.n < 4<<20 {
 			if c.m == nil {
 				c.m = map[string]*strEntry{}
