@@ -347,7 +347,7 @@ func (d *evDecoder) unmarshal(i, depth int, u interface{ UnmarshalJSON([]byte) e
 // numText.UnmarshalJSON, called directly.
 func (d *evDecoder) num(i, depth int, n *numText) int {
 	if v, e, ok := plainMicrosAt(d.b, i); ok {
-		n.b = append(n.b[:0], d.b[i:e]...)
+		n.b = d.b[i:e:e]
 		n.ns, n.plain, n.set = v, true, true
 		return e
 	}

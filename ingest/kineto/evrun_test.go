@@ -36,7 +36,7 @@ func decodeIn(d *evDecoder, el []byte) (evs [2]rawEvent, ns [2]int, errs [2]stri
 		}
 		evs[j].reset()
 		n, err := d.decode(b, &evs[j], whole)
-		evs[j].nameEnt, ns[j] = nil, n
+		evs[j], ns[j] = sansBuffers(evs[j]), n
 		if err != nil {
 			errs[j] = err.Error()
 		}
