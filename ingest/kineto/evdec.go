@@ -136,7 +136,7 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 				return i
 			}
 			k, st = run.id, run.next
-			if b[i] <= ' ' {
+			if i >= len(b) || b[i] <= ' ' { // a run may end the buffer
 				if i = skipWS(b, i); i >= len(b) {
 					return d.short()
 				}
