@@ -22,6 +22,7 @@ type evDecoder struct {
 	strs strCache
 	ent  *strEntry // the cache entry of the last string decoded (nil: none)
 	tmp  []byte    // unescaped strings and keys
+	runs memberRuns
 }
 
 // errShort says the input ended inside the element: the splitter must read
@@ -107,63 +108,117 @@ const (
 )
 
 // object reads the members of an object from i (after its '{') and returns
-// the index after its '}'.
+// the index after its '}'. The bytes between values are compared with the
+// runs learned before (memberRuns) first.
 func (d *evDecoder) object(i int, lv level, depth int) int {
 	b := d.b
-	if i = skipWS(b, i); i >= len(b) {
-		return d.short()
+	st, runs := uint8(0), &d.runs[0] // the run state: before the first member
+	if lv == lvArgs {
+		if runs = &d.runs[1]; d.ev.nameEnt != nil {
+			st = d.ev.nameEnt.run
+		}
 	}
-	if b[i] == '}' {
-		return i + 1
-	}
-	for {
-		if b[i] != '"' {
-			return d.fail(i, "want a key")
-		}
-		ke, fl, w := d.key(i + 1)
-		if ke < 0 {
-			return -1
-		}
-		ks := i + 1
-		if i = ke + 1; i+1 < len(b) && b[i] == ':' && b[i+1] == ' ' { // most keys: `": "`
-			i += 2
-		} else if i < len(b) && b[i] == ':' {
-			i++
-		} else if i = skipWS(b, i); i < len(b) && b[i] == ':' {
-			i++
-		} else if i < len(b) {
-			return d.fail(i, "want ':' after a key")
-		}
-		if i = skipWS(b, i); i >= len(b) {
-			return d.short()
+	for first := true; ; first = false {
+		var k keyID
+		if lv == lvSkip {
+			var end bool
+			if i, end = d.skipToKey(i, first); i < 0 || end {
+				return i
+			}
+			if i, _ = d.str(i + 1); i < 0 {
+				return -1
+			}
+			if i = d.colon(i + 1); i < 0 {
+				return -1
+			}
+		} else if run := runs.at(b, i, st); run != nil {
+			if i += run.n; run.end {
+				return i
+			}
+			k, st = run.id, run.next
+			if i >= len(b) || b[i] <= ' ' { // a run may end the buffer
+				if i = skipWS(b, i); i >= len(b) {
+					return d.short()
+				}
+			}
+		} else {
+			from := i
+			var end bool
+			if i, end = d.skipToKey(i, first); i < 0 || end {
+				if end {
+					runs.learn(b[from:i], st, kNone, true)
+				}
+				return i
+			}
+			s := &eventKeys
+			if lv == lvArgs {
+				s = &argsKeys
+			}
+			if i, k = d.memberKey(i+1, s); i < 0 {
+				return -1
+			}
+			// most keys end `": ` before the value
+			if i += 3; i < len(b) && b[i-2] == ':' && b[i-1] == ' ' && b[i] > ' ' {
+			} else if i = d.colon(i - 2); i < 0 {
+				return -1
+			}
+			st = runs.learn(b[from:i], st, k, false)
 		}
 		switch lv {
 		case lvEvent:
-			i = d.eventField(d.keyID(b[ks:ke], fl, w, &eventKeys), i, depth)
+			i = d.eventField(k, i, depth)
 		case lvArgs:
-			i = d.argsField(d.keyID(b[ks:ke], fl, w, &argsKeys), i, depth)
+			i = d.argsField(k, i, depth)
 		default:
 			i = d.value(i, depth)
 		}
 		if i < 0 {
 			return -1
 		}
-		if i = skipWS(b, i); i >= len(b) {
-			return d.short()
+	}
+}
+
+// skipToKey reads from i (after the '{', or after a member's value when
+// not first) to the next key's opening quote and returns its index, or at
+// the object's end the index after its '}' and true (-1 on an error).
+func (d *evDecoder) skipToKey(i int, first bool) (int, bool) {
+	b := d.b
+	if !first && i+2 < len(b) && b[i] == ',' && b[i+1] == ' ' && b[i+2] == '"' { // most members: `, "`
+		return i + 2, false
+	}
+	if i = skipWS(b, i); i >= len(b) {
+		return d.short(), false
+	}
+	if b[i] == '}' {
+		return i + 1, true
+	}
+	if !first {
+		if b[i] != ',' {
+			return d.fail(i, "want ',' or '}' after a value"), false
 		}
-		switch b[i] {
-		case ',':
-			if i+2 < len(b) && b[i+1] == ' ' && b[i+2] == '"' { // most members: `, "`
-				i += 2
-			} else if i = skipWS(b, i+1); i >= len(b) {
-				return d.short()
-			}
-		case '}':
-			return i + 1
-		default:
-			return d.fail(i, "want ',' or '}' after a value")
+		if i = skipWS(b, i+1); i >= len(b) {
+			return d.short(), false
 		}
 	}
+	if b[i] != '"' {
+		return d.fail(i, "want a key"), false
+	}
+	return i, false
+}
+
+// colon reads the ':' after a key from i and the white space after it, and
+// returns the index of the value.
+func (d *evDecoder) colon(i int) int {
+	b := d.b
+	if i = skipWS(b, i); i < len(b) && b[i] == ':' {
+		i++
+	} else if i < len(b) {
+		return d.fail(i, "want ':' after a key")
+	}
+	if i = skipWS(b, i); i >= len(b) {
+		return d.short()
+	}
+	return i
 }
 
 // eventField decodes the value at i of the event's field k.
@@ -292,7 +347,7 @@ func (d *evDecoder) unmarshal(i, depth int, u interface{ UnmarshalJSON([]byte) e
 // numText.UnmarshalJSON, called directly.
 func (d *evDecoder) num(i, depth int, n *numText) int {
 	if v, e, ok := plainMicrosAt(d.b, i); ok {
-		n.b = append(n.b[:0], d.b[i:e]...)
+		n.b = d.b[i:e:e]
 		n.ns, n.plain, n.set = v, true, true
 		return e
 	}

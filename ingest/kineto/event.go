@@ -38,7 +38,7 @@ type rawArgs struct {
 	commFields
 }
 
-// reset clears e for the next decode, keeping the number buffers.
+// reset clears e for the next decode, keeping the number buffers (own).
 func (e *rawEvent) reset() {
 	e.Ph, e.Cat, e.Name = "", "", "" // (nearly every event sets them again)
 	// the other pointers are written only when set: a pointer write costs
@@ -50,7 +50,7 @@ func (e *rawEvent) reset() {
 	if e.Pid.Str != "" || e.Tid.Str != "" {
 		e.Pid.Str, e.Tid.Str = "", ""
 	}
-	e.Ts.b, e.Dur.b = e.Ts.b[:0], e.Dur.b[:0]
+	e.Ts.b, e.Dur.b = nil, nil
 	e.Ts.set, e.Dur.set, e.Ts.plain, e.Dur.plain = false, false, false, false
 	a := &e.Args
 	a.ExtID, a.Corr, a.Stream, a.Device = -1, -1, -1, -1
@@ -62,9 +62,12 @@ func (e *rawEvent) reset() {
 }
 
 // numText keeps the text of a JSON number (or of a string holding one),
-// and its nanoseconds when plainMicros takes it (plain).
+// and its nanoseconds when plainMicros takes it (plain). The one-pass
+// decoder's plain text is the input's bytes (valid while the event is
+// handled), other text a copy in own.
 type numText struct {
 	b     []byte
+	own   []byte
 	set   bool
 	plain bool
 	ns    int64
@@ -85,8 +88,8 @@ func (n *numText) UnmarshalJSON(b []byte) error {
 	if len(b) >= 2 && b[0] == '"' {
 		b = b[1 : len(b)-1]
 	}
-	n.b = append(n.b[:0], b...)
-	n.set = true
+	n.own = append(n.own[:0], b...)
+	n.b, n.set = n.own, true
 	n.ns, n.plain = plainMicros(n.b)
 	return nil
 }

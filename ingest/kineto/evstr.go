@@ -52,28 +52,6 @@ func (d *evDecoder) strRest(i int) (int, uint8) {
 	}
 }
 
-// key scans a key like str and also returns, for a plain key of at most
-// 7 bytes (most keys), its bytes as a little-endian word (0 otherwise).
-func (d *evDecoder) key(i int) (int, uint8, uint64) {
-	b := d.b
-	if i+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(b[i:])
-		t := notPlain(x)
-		if t == 0 {
-			e, fl := d.str(i + 8) // a long key: its first 8 bytes are plain
-			return e, fl, 0
-		}
-		j := bits.TrailingZeros64(t) / 8
-		if byte(x>>(8*j)) == '"' {
-			return i + j, 0, x&(1<<(8*j)-1) | 1<<63 // bit 63 marks a word (a key's bytes are below 0x80)
-		}
-		e, fl := d.strRest(i + j)
-		return e, fl, 0
-	}
-	e, fl := d.str(i)
-	return e, fl, 0
-}
-
 // notPlain flags (0x80) the bytes of x that are a quote, a backslash, a
 // control character or not ASCII; the lowest flagged byte is a real one
 // (borrows only run upwards).
@@ -192,6 +170,7 @@ type strCache struct {
 	front [256]*strEntry
 	m     map[string]*strEntry
 	n     int
+	runs  int // entries made
 }
 
 // strEntry is one distinct string and what the reader derived from it
@@ -200,6 +179,7 @@ type strEntry struct {
 	s    string
 	name int32 // its index in the trace's Names plus 1, 0 before it is interned
 	comm int8  // isCommKernel: 0 not yet asked, 1 no, 2 yes
+	run  uint8 // the first run state of its events' args (memberRuns)
 }
 
 // oneByte are the strings of one byte (ph is one).
@@ -217,7 +197,8 @@ func (c *strCache) get(b []byte) *strEntry {
 	}
 	e, ok := c.m[string(b)]
 	if !ok {
-		e = &strEntry{s: string(b)}
+		c.runs++
+		e = &strEntry{s: string(b), run: uint8(c.runs % firstStates)}
 		if len(b) <= 2048 && c.n < 4<<20 {
 			if c.m == nil {
 				c.m = map[string]*strEntry{}
@@ -350,21 +331,18 @@ func commKey(k []byte) keyID {
 	return kNone
 }
 
-// keySet is the keys of one object kind: a collision-free hash table for
-// the exact match and the list for the case-insensitive one encoding/json
-// falls back to.
+// keySet is the keys of one object kind: two collision-free hash tables
+// for the exact match (keys of at most 7 bytes by their word, longer ones
+// by their first and last eight bytes) and the list for the
+// case-insensitive match encoding/json falls back to.
 type keySet struct {
-	words [64]wordSlot // keys of at most 7 bytes, by their word (evDecoder.key)
+	words [64]wordSlot // keys of at most 7 bytes, by their word (shortWord)
 	mult  uint64       // the word hash's multiplier, collision-free for these keys
-	slot  [64]keySlot
+	longs [64]longSlot // keys of 8 bytes or more
+	lmult uint64       // the long hash's multiplier
 	names []string
 	ids   []keyID
 	first [32]uint32 // by key length: the lower-cased first letters of the keys
-}
-
-type keySlot struct {
-	name string
-	id   keyID
 }
 
 type wordSlot struct {
@@ -372,10 +350,24 @@ type wordSlot struct {
 	id keyID
 }
 
+// longSlot is a key of 8 bytes or more: its first and last eight bytes
+// (which overlap below 16), its length and, for the bytes between, its name.
+type longSlot struct {
+	w1, w2 uint64
+	n      int
+	name   string
+	id     keyID
+}
+
 func (s *keySet) wordHash(w uint64) uint64 { return (w * s.mult) >> 58 }
 
-// keyWord is the word evDecoder.key gives for a short key.
-func keyWord(k string) uint64 {
+func (s *keySet) longHash(w1, w2 uint64, n int) uint64 {
+	return ((w1 ^ bits.RotateLeft64(w2, 29) ^ uint64(n)) * s.lmult) >> 58
+}
+
+// shortWord is a key of at most 7 bytes as a little-endian word, bit 63 set
+// (a plain key's bytes are below 0x80, so no key gives 0).
+func shortWord(k string) uint64 {
 	var w uint64
 	for j := len(k) - 1; j >= 0; j-- {
 		w = w<<8 | uint64(k[j])
@@ -383,19 +375,23 @@ func keyWord(k string) uint64 {
 	return w | 1<<63
 }
 
-// setWords fills the word table, trying multipliers until no two short
-// keys share a slot.
-func (s *keySet) setWords() {
+// setTables fills the word and long tables, trying multipliers until no
+// two keys share a slot.
+func (s *keySet) setTables() {
 	for m := uint64(0x9E3779B97F4A7C15); ; m += 0x5851F42D4C957F2E {
-		s.mult, s.words = m|1, [64]wordSlot{}
+		s.mult, s.lmult, s.words, s.longs = m|1, m|1, [64]wordSlot{}, [64]longSlot{}
 		ok := true
 		for j, n := range s.names {
-			if len(n) > 7 {
+			if len(n) <= 7 {
+				e := &s.words[s.wordHash(shortWord(n))]
+				ok = ok && e.w == 0
+				*e = wordSlot{shortWord(n), s.ids[j]}
 				continue
 			}
-			e := &s.words[s.wordHash(keyWord(n))]
-			ok = ok && e.w == 0
-			*e = wordSlot{keyWord(n), s.ids[j]}
+			w1, w2 := binary.LittleEndian.Uint64([]byte(n)), binary.LittleEndian.Uint64([]byte(n[len(n)-8:]))
+			e := &s.longs[s.longHash(w1, w2, len(n))]
+			ok = ok && e.n == 0
+			*e = longSlot{w1, w2, len(n), n, s.ids[j]}
 		}
 		if ok {
 			return
@@ -403,21 +399,13 @@ func (s *keySet) setWords() {
 	}
 }
 
-func keyHash(k []byte) uint { return (2*uint(len(k)) + uint(k[0]) + 5*uint(k[len(k)-1])) & 63 }
-
 func newKeySet(match func([]byte) keyID, names ...string) keySet {
 	s := keySet{names: names}
 	for _, n := range names {
-		id := match([]byte(n))
-		s.ids = append(s.ids, id)
+		s.ids = append(s.ids, match([]byte(n)))
 		s.first[len(n)] |= 1 << (n[0] | 0x20 - 'a')
-		h := keyHash([]byte(n))
-		if s.slot[h].name != "" {
-			panic("kineto: key hash collision: " + n + ", " + s.slot[h].name)
-		}
-		s.slot[h] = keySlot{n, id}
 	}
-	s.setWords()
+	s.setTables()
 	return s
 }
 
@@ -429,36 +417,92 @@ var (
 		"Process Group ID", "Seq", "Src Rank", "Dst Rank", "Input Dims", "Input type")
 )
 
-// exact matches key exactly.
-func (s *keySet) exact(key []byte) keyID {
-	if len(key) == 0 {
-		return kNone
-	}
-	if e := &s.slot[keyHash(key)]; e.name == string(key) {
+// short matches the short key whose word (shortWord) is w exactly.
+func (s *keySet) short(w uint64) keyID {
+	if e := &s.words[s.wordHash(w)]; e.w == w {
 		return e.id
 	}
 	return kNone
 }
 
-// keyID matches key (flags fl) in s: exactly, else as encoding/json does
-// (the key unescaped, then bytes.EqualFold).
-// w is the key's word from evDecoder.key, or 0.
-func (d *evDecoder) keyID(key []byte, fl uint8, w uint64, s *keySet) keyID {
-	if w != 0 {
-		if e := &s.words[s.wordHash(w)]; e.w == w {
-			return e.id
-		}
-		if !s.mayFold(key) {
-			return kNone
-		}
-	} else if fl == 0 {
-		if k := s.exact(key); k != kNone || !s.mayFold(key) {
-			return k
-		}
+// long matches a key of 8 bytes or more exactly.
+func (s *keySet) long(k []byte) keyID {
+	n := len(k)
+	if n < 8 {
+		return kNone
 	}
-	return d.foldKey(key, fl, s)
+	w1, w2 := binary.LittleEndian.Uint64(k), binary.LittleEndian.Uint64(k[n-8:])
+	e := &s.longs[s.longHash(w1, w2, n)]
+	if e.w1 == w1 && e.w2 == w2 && e.n == n && (n <= 16 || string(k[8:n-8]) == e.name[8:n-8]) {
+		return e.id
+	}
+	return kNone
 }
 
+// exact matches key exactly.
+func (s *keySet) exact(key []byte) keyID {
+	if len(key) == 0 {
+		return kNone
+	}
+	if len(key) <= 7 {
+		var w uint64
+		for j := len(key) - 1; j >= 0; j-- {
+			w = w<<8 | uint64(key[j])
+		}
+		return s.short(w | 1<<63)
+	}
+	return s.long(key)
+}
+
+// memberKey scans the key from i (after its opening quote) and matches it
+// in s as encoding/json does: exactly, else (the key unescaped) by
+// bytes.EqualFold. It returns the index of the key's closing quote (-1 on
+// an error) and the key's id. A plain key is matched from the words it was
+// scanned with.
+func (d *evDecoder) memberKey(i int, s *keySet) (int, keyID) {
+	b := d.b
+	if i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if t := notPlain(x); t != 0 {
+			j := bits.TrailingZeros64(t) / 8
+			if byte(x>>(8*j)) == '"' { // a plain key of at most 7 bytes
+				if k := s.short(x&(1<<(8*j)-1) | 1<<63); k != kNone {
+					return i + j, k
+				}
+				return i + j, s.foldPlain(b[i : i+j])
+			}
+		} else if e := plainEnd(b, i+8); e < len(b) && b[e] == '"' { // plain, 8 bytes or more
+			if k := s.long(b[i:e]); k != kNone {
+				return e, k
+			}
+			return e, s.foldPlain(b[i:e])
+		}
+	}
+	e, fl := d.str(i)
+	if e < 0 {
+		return -1, kNone
+	}
+	key := b[i:e]
+	if fl == 0 {
+		if k := s.exact(key); k != kNone {
+			return e, k
+		}
+		return e, s.foldPlain(key)
+	}
+	return e, d.foldKey(key, fl, s)
+}
+
+// foldPlain matches the plain ASCII key, which matched nothing exactly,
+// without case.
+func (s *keySet) foldPlain(key []byte) keyID {
+	if !s.mayFold(key) {
+		return kNone
+	}
+	return s.fold(key)
+}
+
+// foldKey matches a key that is escaped or not ASCII: unescaped, exactly,
+// else without case.
 func (d *evDecoder) foldKey(key []byte, fl uint8, s *keySet) keyID {
 	if fl&fEsc != 0 {
 		d.tmp = unquoteJSON(d.tmp[:0], key)
@@ -467,6 +511,10 @@ func (d *evDecoder) foldKey(key []byte, fl uint8, s *keySet) keyID {
 			return k
 		}
 	}
+	return s.fold(key)
+}
+
+func (s *keySet) fold(key []byte) keyID {
 	for j, n := range s.names {
 		if bytes.EqualFold(key, []byte(n)) {
 			return s.ids[j]

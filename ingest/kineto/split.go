@@ -250,6 +250,12 @@ func (s *splitter) events(h handler) error {
 		return err
 	}
 	for first := true; ; first = false {
+		if !first && s.nextElement() {
+			if err := s.element(h); err != nil {
+				return err
+			}
+			continue
+		}
 		c, ok := s.peek()
 		if !ok {
 			return s.errorf("unexpected end of input in traceEvents")
@@ -270,6 +276,21 @@ func (s *splitter) events(h handler) error {
 			return err
 		}
 	}
+}
+
+// nextElement moves past the `,` and white space before the next element
+// when they are in the buffer and an object follows (most elements), the
+// bytes peek and expect would read.
+func (s *splitter) nextElement() bool {
+	b := s.buf[:s.end]
+	if s.pos >= len(b) || b[s.pos] != ',' {
+		return false
+	}
+	if j := skipWS(b, s.pos+1); j < len(b) && b[j] == '{' {
+		s.pos = j
+		return true
+	}
+	return false
 }
 
 // element decodes one traceEvents element where it lies in the buffer: one

@@ -1,0 +1,85 @@
+package kineto
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+)
+
+// runSeeds are pairs of elements: a decoder learns the runs of the first,
+// then decodes the second, which lays its members out alike or nearly.
+var runSeeds = [][2]string{
+	{`{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"External id": 3, "stream": 7, "correlation": 3}}`,
+		`{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"External id": 3, "stream": 7, "correlation": 3}}`},
+	{"{\n    \"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 2,\n    \"ts\": 5.000, \"dur\": 20.5,\n    \"args\": {\n      \"External id\": 1, \"Ev Idx\": 2\n    }\n  }",
+		"{\n    \"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 2,\n    \"ts\": 6.000, \"dur\":  20.5,\n    \"args\": {\n      \"External id\": 1 \"Ev Idx\": 2\n    }\n  }"},
+	{`{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"External id": 3, "stream": 7, "correlation": 3}}`,
+		`{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"External id": 3, "stream": 7, "correlation": 3,}}`},
+	{`{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"Process Group Description": "x", "In msg nelems": 4}}`,
+		`{"ph": "X", "Cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"Process Group Description": "x", "In msg nelems": 4}, "x": 1}`},
+	{`{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"External id": 3, "Process Group Description": "x"}}`,
+		`{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"External id": 3, "Process Group Descriptiox": "x"}}`},
+	{`{"ph": "s", "id": 3, "pid": 0, "tid": 7, "ts": 1.5, "cat": "ac2g", "name": "ac2g"}`,
+		`{"ph": "s", "id": 3, "pid": 0, "tid": 7, "ts": 1.5, "cat": "ac2g", "name": "ac2g" }`},
+}
+
+// runPad follows an element in a buffer, long enough that every run of
+// the element is compared.
+const runPad = `, {"ph": "X", "cat": "cpu_op", "name": "padding", "pid": 1, "tid": 1}`
+
+// decodeIn decodes el with d, whole and at the start of a longer buffer.
+func decodeIn(d *evDecoder, el []byte) (evs [2]rawEvent, ns [2]int, errs [2]string) {
+	for j, whole := range []bool{true, false} {
+		b := el
+		if !whole {
+			b = append(append([]byte{}, el...), runPad...)
+		}
+		evs[j].reset()
+		n, err := d.decode(b, &evs[j], whole)
+		evs[j], ns[j] = sansBuffers(evs[j]), n
+		if err != nil {
+			errs[j] = err.Error()
+		}
+	}
+	return evs, ns, errs
+}
+
+// checkRuns requires a decoder that learnt the runs of a to decode b as a
+// new decoder does (the event, the length and the error's text) and as
+// encoding/json does.
+func checkRuns(t *testing.T, a, b []byte) {
+	t.Helper()
+	a, b = bytes.Trim(a, " \t\r\n"), bytes.Trim(b, " \t\r\n")
+	if len(b) == 0 || b[0] != '{' {
+		return
+	}
+	var taught, fresh evDecoder
+	decodeIn(&taught, a)
+	decodeIn(&taught, a)
+	ev1, n1, e1 := decodeIn(&taught, b)
+	ev2, n2, e2 := decodeIn(&fresh, b)
+	if n1 != n2 || e1 != e2 || !reflect.DeepEqual(ev1, ev2) {
+		t.Fatalf("after %q, %q:\n taught %v %q %+v\n fresh %v %q %+v", a, b, n1, e1, ev1, n2, e2, ev2)
+	}
+	if e1[0] == "" || e2[0] == "" {
+		checkAgainstOracle(t, &taught, b)
+	}
+}
+
+func TestMemberRuns(t *testing.T) {
+	for _, s := range runSeeds {
+		checkRuns(t, []byte(s[0]), []byte(s[1]))
+	}
+	for _, q := range quirks {
+		checkRuns(t, []byte(runSeeds[0][0]), []byte(q))
+		checkRuns(t, []byte(q), []byte(q))
+	}
+}
+
+// FuzzMemberRuns: learnt runs change no decoded event, length or error.
+func FuzzMemberRuns(f *testing.F) {
+	for _, s := range runSeeds {
+		f.Add([]byte(s[0]), []byte(s[1]))
+	}
+	f.Fuzz(func(t *testing.T, a, b []byte) { checkRuns(t, a, b) })
+}
