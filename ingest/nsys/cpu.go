@@ -197,14 +197,35 @@ func (b *builder) textKey(s row, col, id int) (string, int64) {
 		}
 		return b.strs[sid], -2 - sid
 	}
-	raw := s.ColumnRawText(col)
-	if i, ok := b.texts[string(raw)]; ok {
-		return b.textList[i], int64(i)
+	i := b.textIndex(s.ColumnRawText(col))
+	return b.textList[i], int64(i)
+}
+
+// textIndex is raw's index in textList, raw added when new. The texts come
+// in the same sequence step after step: the text that followed the last
+// one looked up the last time is tried first, by comparing bytes (the map
+// lookup, hashing the text, was half of textKey).
+func (b *builder) textIndex(raw []byte) int32 {
+	prev := b.textPrev - 1
+	if prev >= 0 {
+		if n := b.textNext[prev]; n >= 0 && b.textList[n] == string(raw) {
+			b.textPrev = n + 1
+			return n
+		}
 	}
-	t := string(raw)
-	b.texts[t] = int32(len(b.textList))
-	b.textList = append(b.textList, t)
-	return t, int64(len(b.textList) - 1)
+	i, ok := b.texts[string(raw)]
+	if !ok {
+		t := string(raw)
+		i = int32(len(b.textList))
+		b.texts[t] = i
+		b.textList = append(b.textList, t)
+		b.textNext = append(b.textNext, -1)
+	}
+	if prev >= 0 {
+		b.textNext[prev] = i
+	}
+	b.textPrev = i + 1
+	return i
 }
 
 func (b *builder) nvtxRow(r *nvtxRec, domains map[int64]string, names *nvtxNames) {

@@ -31,6 +31,8 @@ type builder struct {
 	skipRows   map[string]int64
 	texts      map[string]int32 // NVTX texts read: index in textList (cpu.go)
 	textList   []string
+	textNext   []int32 // per text, the text looked up after it last time (textIndex)
+	textPrev   int32   // the text looked up last, +1 (0: none)
 	nvtxBound  int        // NVTX_EVENTS's largest rowid (grow)
 	badTime    error      // the first row whose times leave the limits (times.go)
 	lastThread lastStream // the thread stream thread returned last
