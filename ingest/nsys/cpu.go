@@ -1,6 +1,8 @@
 package nsys
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"sync"
 
@@ -201,17 +203,17 @@ func (b *builder) textKey(s row, col, id int) (string, int64) {
 	return b.textList[i], int64(i)
 }
 
-// textIndex is raw's index in textList, raw added when new. The texts come
-// in the same sequence step after step: the text that followed the last
-// one looked up the last time is tried first, by comparing bytes (the map
-// lookup, hashing the text, was half of textKey).
+// textIndex is raw's index in textList, raw added when new. A text is
+// first looked for in a small table by a hash of its length and its first
+// and last 8 bytes, compared byte for byte; the map (hashing the whole
+// text, a cache miss) only when that slot holds another text.
 func (b *builder) textIndex(raw []byte) int32 {
-	prev := b.textPrev - 1
-	if prev >= 0 {
-		if n := b.textNext[prev]; n >= 0 && b.textList[n] == string(raw) {
-			b.textPrev = n + 1
-			return n
-		}
+	if b.textSeen == nil {
+		b.textSeen = new([textSlots]int32)
+	}
+	slot := &b.textSeen[textSlot(raw)]
+	if i := *slot - 1; i >= 0 && b.textList[i] == string(raw) {
+		return i
 	}
 	i, ok := b.texts[string(raw)]
 	if !ok {
@@ -219,13 +221,29 @@ func (b *builder) textIndex(raw []byte) int32 {
 		i = int32(len(b.textList))
 		b.texts[t] = i
 		b.textList = append(b.textList, t)
-		b.textNext = append(b.textNext, -1)
 	}
-	if prev >= 0 {
-		b.textNext[prev] = i
-	}
-	b.textPrev = i + 1
+	*slot = i + 1
 	return i
+}
+
+// textSlots is the size of textIndex's table (a few hundred distinct texts
+// in an export's NVTX ranges).
+const textSlots = 1 << textBits
+
+const textBits = 10
+
+// textSlot is raw's slot in textIndex's table.
+func textSlot(raw []byte) uint32 {
+	n := len(raw)
+	x := uint64(n)
+	if n >= 8 {
+		x ^= binary.LittleEndian.Uint64(raw) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(raw[n-8:]), 31)
+	} else {
+		for _, c := range raw {
+			x = x<<8 | uint64(c)
+		}
+	}
+	return uint32((x * 0x9e3779b97f4a7c15) >> (64 - textBits))
 }
 
 func (b *builder) nvtxRow(r *nvtxRec, domains map[int64]string, names *nvtxNames) {

@@ -31,12 +31,11 @@ type builder struct {
 	skipRows   map[string]int64
 	texts      map[string]int32 // NVTX texts read: index in textList (cpu.go)
 	textList   []string
-	textNext   []int32 // per text, the text looked up after it last time (textIndex)
-	textPrev   int32   // the text looked up last, +1 (0: none)
-	nvtxBound  int        // NVTX_EVENTS's largest rowid (grow)
-	badTime    error      // the first row whose times leave the limits (times.go)
-	lastThread lastStream // the thread stream thread returned last
-	lastGPU    lastStream // the GPU stream gpuStream returned last
+	textSeen   *[textSlots]int32 // textIndex's cache: a text's index + 1, by textSlot
+	nvtxBound  int               // NVTX_EVENTS's largest rowid (grow)
+	badTime    error             // the first row whose times leave the limits (times.go)
+	lastThread lastStream        // the thread stream thread returned last
+	lastGPU    lastStream        // the GPU stream gpuStream returned last
 }
 
 // lastStream is one entry of streams, remembered.
