@@ -50,7 +50,7 @@ type pendCall struct {
 }
 
 func (b *builder) link() map[int32]*collAcc {
-	l := &linker{b: b, launches: map[int32][]int32{}, kernels: map[[2]int64]int32{}, acc: map[int32]*collAcc{}, pending: map[int32][]pendCall{}, parsed: map[string]payload{}}
+	l := &linker{b: b, launches: map[int32][]int32{}, acc: map[int32]*collAcc{}, pending: map[int32][]pendCall{}, parsed: map[string]payload{}}
 	l.index()
 	ev := &b.tr.Events
 	slices.SortFunc(b.nccl, func(x, y ncclRange) int { return cmp.Compare(ev.Start[x.ev], ev.Start[y.ev]) })
@@ -62,6 +62,7 @@ func (b *builder) link() map[int32]*collAcc {
 
 func (l *linker) index() {
 	ev := &l.b.tr.Events
+	l.kernels = make(map[[2]int64]int32, commKernels(ev)) // sized once: growing it was most of index
 	thread, calls := int32(0), []int32(nil) // the last thread's launches, not yet in the map
 	for i := 0; i < ev.Len(); i++ {
 		switch ev.Kind[i] {
@@ -85,6 +86,17 @@ func (l *linker) index() {
 	for _, s := range l.launches {
 		slices.SortFunc(s, func(a, b int32) int { return cmp.Compare(ev.Start[a], ev.Start[b]) })
 	}
+}
+
+// commKernels counts the comm kernels with a correlation id.
+func commKernels(ev *model.Events) int {
+	n := 0
+	for i, k := range ev.Kind {
+		if k == model.KindComm && ev.Corr[i] >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func (l *linker) visit(r ncclRange) {
