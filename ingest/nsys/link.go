@@ -63,7 +63,7 @@ func (b *builder) link() map[int32]*collAcc {
 func (l *linker) index() {
 	ev := &l.b.tr.Events
 	l.kernels = make(map[[2]int64]int32, commKernels(ev)) // sized once: growing it was most of index
-	thread, calls := int32(0), []int32(nil) // the last thread's launches, not yet in the map
+	thread, calls := int32(0), []int32(nil)               // the last thread's launches, not yet in the map
 	for i := 0; i < ev.Len(); i++ {
 		switch ev.Kind[i] {
 		case model.KindRuntime:

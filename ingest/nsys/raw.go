@@ -58,6 +58,27 @@ func (r row) Int64Or(i int, def int64) int64 {
 	return r.raw.Int64Or(i, def)
 }
 
+// Int64s sets out[c] to column c as an integer for the columns c of the
+// bits of want, and returns the NULL columns (bit c) among the first
+// len(out) (at most 64): a row's integers in one call.
+func (r row) Int64s(out []int64, want uint64) uint64 {
+	if r.raw == nil {
+		return stmtInt64s(r.st, out, want)
+	}
+	return r.raw.Int64s(out, want)
+}
+
+// notNull is whether bit c of a NULL set from Int64s is clear.
+func notNull(nulls uint64, c int) bool { return nulls&(1<<c) == 0 }
+
+// or is v[c], or def when bit c of nulls is set.
+func or(v []int64, nulls uint64, c int, def int64) int64 {
+	if notNull(nulls, c) {
+		return v[c]
+	}
+	return def
+}
+
 // The statement's columns, kept out of line so that row's methods inline.
 
 //go:noinline
@@ -68,6 +89,19 @@ func stmtType(st *sqlite3.Stmt, i int) sqlite3.Datatype { return st.ColumnType(i
 
 //go:noinline
 func stmtRawText(st *sqlite3.Stmt, i int) []byte { return st.ColumnRawText(i) }
+
+func stmtInt64s(st *sqlite3.Stmt, out []int64, want uint64) (nulls uint64) {
+	for c := range out {
+		bit := uint64(1) << c
+		if st.ColumnType(c) == sqlite3.NULL {
+			nulls |= bit
+		}
+		if want&bit != 0 {
+			out[c] = st.ColumnInt64(c)
+		}
+	}
+	return nulls
+}
 
 //go:noinline
 func stmtInt64Or(st *sqlite3.Stmt, i int, def int64) int64 {
