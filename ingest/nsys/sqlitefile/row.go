@@ -190,7 +190,7 @@ func (r *Row) Int64Or(c int, def int64) int64 {
 // Int64s sets out[c] to ColumnInt64(c) for each column c < len(out) of
 // bit c of want (the others are left alone), and returns the NULL columns
 // among the first len(out) as bits: a row's integers in one call, the
-// plain integer serial types decoded in the loop. len(out) is at most 64
+// integer serial types decoded in the loop. len(out) is at most 64
 // and the number of columns.
 func (r *Row) Int64s(out []int64, want uint64) (nulls uint64) {
 	fields := r.fields[:len(out)]
@@ -210,6 +210,10 @@ func (r *Row) Int64s(out []int64, want uint64) (nulls uint64) {
 		case want&bit == 0:
 		case t <= 6:
 			out[c] = intAt(r.rec[off:], t)
+		case t == 8 || t == 9: // the constants 0 and 1, common for ids and flags
+			out[c] = int64(t - 8)
+		case t == serialRowid:
+			out[c] = r.rowid
 		default:
 			out[c] = r.ColumnInt64(c)
 		}
