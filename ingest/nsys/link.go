@@ -42,6 +42,7 @@ type linker struct {
 	parsed   map[string]payload   // payload text -> decoded (payloads repeat from step to step)
 	slab     []collAcc            // where acc's entries are allocated, a chunk at a time
 	ks       []int32              // kernelsIn's result, reused
+	one      [1]pendCall          // the call visit attaches at once
 }
 
 type pendCall struct {
@@ -112,7 +113,8 @@ func (l *linker) visit(r ncclRange) {
 			l.pending[thread] = append(l.pending[thread], pendCall{op, p})
 			return
 		}
-		l.attach(ks, []pendCall{{op, p}})
+		l.one[0] = pendCall{op, p} // attach keeps none of its calls: no slice allocated per call
+		l.attach(ks, l.one[:])
 		return
 	}
 	if r.api == "ncclGroupEnd" && len(ks) > 0 {
