@@ -23,20 +23,33 @@ func (b *builder) readRuntime() error {
 	if !b.d.has(t, "start", "end", "globalTid", "correlationId", "nameId") {
 		return nil
 	}
-	names := map[int64]int32{}
+	names, byID := map[int64]int32{}, make([]int32, len(b.strs))
 	var v [5]int64
 	return b.d.readTable(t, []string{"start", "end", "globalTid", "correlationId", "nameId"}, func(s row) {
 		nulls := s.Int64s(v[:], 1<<5-1)
-		sid := v[4]
-		name, ok := names[sid]
-		if !ok {
-			name = b.tr.Names.Intern(runtimeName(b.strs.get(sid)))
-			names[sid] = name
-		}
+		name := b.runtimeNameID(names, byID, v[4])
 		e := b.cpuEvent(v[0], v[1], v[2], model.KindRuntime, name) // a NULL globalTid reads as 0
 		e.Corr = or(v[:], nulls, 3, -1)
 		b.tr.Events.Append(e)
 	})
+}
+
+// runtimeNameID is the event name of StringIds entry sid, worked out once:
+// byID holds the names of the entries (name + 1, 0 for not yet), names of
+// ids out of the table's range.
+func (b *builder) runtimeNameID(names map[int64]int32, byID []int32, sid int64) int32 {
+	if sid >= 0 && sid < int64(len(byID)) && byID[sid] > 0 {
+		return byID[sid] - 1
+	}
+	name, ok := names[sid]
+	if !ok {
+		name = b.tr.Names.Intern(runtimeName(b.strs.get(sid)))
+		names[sid] = name
+	}
+	if sid >= 0 && sid < int64(len(byID)) {
+		byID[sid] = name + 1
+	}
+	return name
 }
 
 func (b *builder) cpuEvent(start, end, gtid int64, kind model.Kind, name int32) model.Event {
