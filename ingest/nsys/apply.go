@@ -110,10 +110,20 @@ func gpuUUID(u string) string {
 func (b *builder) devices() map[int32]int64 {
 	count := map[[2]int64]int{}
 	ev := &b.tr.Events
-	for i := 0; i < ev.Len(); i++ {
-		if s := ev.Stream[i]; s >= 0 && b.tr.Streams[s].GPU {
-			count[[2]int64{int64(b.tr.Streams[s].Rank), int64(b.tr.Streams[s].Device)}]++
+	last, n := int32(-1), 0 // a run of events of one stream, counted once in the map
+	for i := 0; i <= ev.Len(); i++ {
+		s := int32(-1)
+		if i < ev.Len() {
+			s = ev.Stream[i]
 		}
+		if s == last {
+			n++
+			continue
+		}
+		if last >= 0 && b.tr.Streams[last].GPU {
+			count[[2]int64{int64(b.tr.Streams[last].Rank), int64(b.tr.Streams[last].Device)}] += n
+		}
+		last, n = s, 1
 	}
 	keys := make([][2]int64, 0, len(count))
 	for k := range count {

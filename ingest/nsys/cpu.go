@@ -1,10 +1,11 @@
 package nsys
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"sync"
 
-	"github.com/ncruces/go-sqlite3"
 	"github.com/tpptrace/tpptrace/model"
 )
 
@@ -22,18 +23,33 @@ func (b *builder) readRuntime() error {
 	if !b.d.has(t, "start", "end", "globalTid", "correlationId", "nameId") {
 		return nil
 	}
-	names := map[int64]int32{}
+	names, byID := map[int64]int32{}, make([]int32, len(b.strs))
+	var v [5]int64
 	return b.d.readTable(t, []string{"start", "end", "globalTid", "correlationId", "nameId"}, func(s row) {
-		sid := s.ColumnInt64(4)
-		name, ok := names[sid]
-		if !ok {
-			name = b.tr.Names.Intern(runtimeName(b.strs.get(sid)))
-			names[sid] = name
-		}
-		e := b.cpuEvent(s.ColumnInt64(0), s.ColumnInt64(1), nullInt(s, 2, 0), model.KindRuntime, name)
-		e.Corr = nullInt(s, 3, -1)
+		nulls := s.Int64s(v[:], 1<<5-1)
+		name := b.runtimeNameID(names, byID, v[4])
+		e := b.cpuEvent(v[0], v[1], v[2], model.KindRuntime, name) // a NULL globalTid reads as 0
+		e.Corr = or(v[:], nulls, 3, -1)
 		b.tr.Events.Append(e)
 	})
+}
+
+// runtimeNameID is the event name of StringIds entry sid, worked out once:
+// byID holds the names of the entries (name + 1, 0 for not yet), names of
+// ids out of the table's range.
+func (b *builder) runtimeNameID(names map[int64]int32, byID []int32, sid int64) int32 {
+	if sid >= 0 && sid < int64(len(byID)) && byID[sid] > 0 {
+		return byID[sid] - 1
+	}
+	name, ok := names[sid]
+	if !ok {
+		name = b.tr.Names.Intern(runtimeName(b.strs.get(sid)))
+		names[sid] = name
+	}
+	if sid >= 0 && sid < int64(len(byID)) {
+		byID[sid] = name + 1
+	}
+	return name
 }
 
 func (b *builder) cpuEvent(start, end, gtid int64, kind model.Kind, name int32) model.Event {
@@ -83,12 +99,14 @@ func (b *builder) readNVTX() error {
 	if cap(recs) < min(b.nvtxBound, 1<<20) {
 		recs = make([]nvtxRec, 0, min(b.nvtxBound, 1<<20)) // a bound, not a count: capped
 	}
+	var v nvtxVals
 	err := b.d.readTable("NVTX_EVENTS", b.nvtxCols(), func(s row) {
-		switch typ := s.ColumnInt64(2); typ {
+		v.nulls = s.Int64s(v.v[:], nvtxInts)
+		switch typ := v.v[2]; typ {
 		case nvtxDomainCreate:
-			domains[nullInt(s, 5, 0)] = b.nvtxText(s)
+			domains[or(v.v[:], v.nulls, 5, 0)] = b.textOr(s, &v, 3, 4)
 		case nvtxMark, nvtxPushPop, nvtxStartEnd:
-			recs = append(recs, b.nvtxRec(s, typ))
+			recs = append(recs, b.nvtxRec(s, &v, typ))
 		}
 	})
 	if err != nil {
@@ -165,46 +183,89 @@ func (b *builder) newNVTXName(k nvtxKey, text string, domains map[int64]string) 
 	return nvtxName{b.tr.Names.Intern(name), annotationKind(text), domain == "NCCL"}
 }
 
-func (b *builder) nvtxRec(s row, typ int64) nvtxRec {
-	r := nvtxRec{start: s.ColumnInt64(0), typ: typ, endNull: s.ColumnType(1) == sqlite3.NULL,
-		domain: nullInt(s, 5, 0), gtid: nullInt(s, 6, 0)}
-	r.text, r.textKey = b.textKey(s, 3, 4)
-	r.end = nullInt(s, 1, r.start)
+// nvtxVals are an NVTX row's integer columns (all but the texts, 3 and 7)
+// and its NULL columns, from Int64s.
+type nvtxVals struct {
+	v     [9]int64
+	nulls uint64
+}
+
+// nvtxInts are the columns of nvtxColumns read as integers.
+const nvtxInts = 1<<9 - 1&^(1<<3|1<<7)
+
+func (b *builder) nvtxRec(s row, v *nvtxVals, typ int64) nvtxRec {
+	r := nvtxRec{start: v.v[0], typ: typ, endNull: !notNull(v.nulls, 1),
+		domain: or(v.v[:], v.nulls, 5, 0), gtid: or(v.v[:], v.nulls, 6, 0)}
+	r.text, r.textKey = b.textKey(s, v, 3, 4)
+	r.end = or(v.v[:], v.nulls, 1, r.start)
 	if typ == nvtxMark || !r.endNull {
-		r.payload = b.textOr(s, 7, 8) // the rows nvtxRow keeps
+		r.payload = b.textOr(s, v, 7, 8) // the rows nvtxRow keeps
 	}
 	return r
 }
 
-// nvtxText is a row's text: the text column, else the StringIds entry of
-// textId.
-func (b *builder) nvtxText(s row) string { return b.textOr(s, 3, 4) }
-
 // textOr is text column col, or else the StringIds entry of column id.
-func (b *builder) textOr(s row, col, id int) string {
-	t, _ := b.textKey(s, col, id)
+func (b *builder) textOr(s row, v *nvtxVals, col, id int) string {
+	t, _ := b.textKey(s, v, col, id)
 	return t
 }
 
 // textKey is textOr and a key telling the texts apart: for a text read,
 // its index in textList (each text kept once: NVTX names and payloads
 // repeat from step to step); -2-id for StringIds entry id; -1 for none.
-func (b *builder) textKey(s row, col, id int) (string, int64) {
-	if s.ColumnType(col) == sqlite3.NULL {
-		sid := nullInt(s, id, -1)
+func (b *builder) textKey(s row, v *nvtxVals, col, id int) (string, int64) {
+	if !notNull(v.nulls, col) {
+		sid := or(v.v[:], v.nulls, id, -1)
 		if sid < 0 || sid >= int64(len(b.strs)) {
 			return "", -1
 		}
 		return b.strs[sid], -2 - sid
 	}
-	raw := s.ColumnRawText(col)
-	if i, ok := b.texts[string(raw)]; ok {
-		return b.textList[i], int64(i)
+	i := b.textIndex(s.ColumnRawText(col))
+	return b.textList[i], int64(i)
+}
+
+// textIndex is raw's index in textList, raw added when new. A text is
+// first looked for in a small table by a hash of its length and its first
+// and last 8 bytes, compared byte for byte; the map (hashing the whole
+// text, a cache miss) only when that slot holds another text.
+func (b *builder) textIndex(raw []byte) int32 {
+	if b.textSeen == nil {
+		b.textSeen = new([textSlots]int32)
 	}
-	t := string(raw)
-	b.texts[t] = int32(len(b.textList))
-	b.textList = append(b.textList, t)
-	return t, int64(len(b.textList) - 1)
+	slot := &b.textSeen[textSlot(raw)]
+	if i := *slot - 1; i >= 0 && b.textList[i] == string(raw) {
+		return i
+	}
+	i, ok := b.texts[string(raw)]
+	if !ok {
+		t := string(raw)
+		i = int32(len(b.textList))
+		b.texts[t] = i
+		b.textList = append(b.textList, t)
+	}
+	*slot = i + 1
+	return i
+}
+
+// textSlots is the size of textIndex's table (a few hundred distinct texts
+// in an export's NVTX ranges).
+const textSlots = 1 << textBits
+
+const textBits = 10
+
+// textSlot is raw's slot in textIndex's table.
+func textSlot(raw []byte) uint32 {
+	n := len(raw)
+	x := uint64(n)
+	if n >= 8 {
+		x ^= binary.LittleEndian.Uint64(raw) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(raw[n-8:]), 31)
+	} else {
+		for _, c := range raw {
+			x = x<<8 | uint64(c)
+		}
+	}
+	return uint32((x * 0x9e3779b97f4a7c15) >> (64 - textBits))
 }
 
 func (b *builder) nvtxRow(r *nvtxRec, domains map[int64]string, names *nvtxNames) {

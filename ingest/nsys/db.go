@@ -158,7 +158,7 @@ func (d *db) scan(query string, fn func(row), maxMem int64) error {
 	}
 	defer st.Close()
 	for n := 1; st.Step(); n++ {
-		fn(st)
+		fn(row{st: st})
 		if n%memEvery == 0 {
 			if err := source.CheckMemory(maxMem); err != nil {
 				return err
@@ -170,13 +170,7 @@ func (d *db) scan(query string, fn func(row), maxMem int64) error {
 
 // nullInt returns column i, or def when it is NULL.
 func nullInt(s row, i int, def int64) int64 {
-	if r, ok := s.(rawRow); ok {
-		return r.Int64Or(i, def) // one call, not two through the interface
-	}
-	if s.ColumnType(i) == sqlite3.NULL {
-		return def
-	}
-	return s.ColumnInt64(i)
+	return s.Int64Or(i, def)
 }
 
 // checkNoWAL refuses an export whose -wal file holds data.

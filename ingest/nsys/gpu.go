@@ -27,11 +27,13 @@ func (b *builder) readKernels() error {
 	}
 	cols := []string{"start", "end", "deviceId", "streamId", "correlationId", "globalPid", nameCol}
 	cache := make([]kernelName, len(b.strs))
+	var v [7]int64
 	return b.d.readTable(kernelTable, cols, func(s row) {
-		kn := b.kernelName(cache, s.ColumnInt64(6))
-		pid := pidOf(nullInt(s, 5, 0))
-		e := b.gpuEvent(s, pid, kn.kind, kn.id)
-		e.Corr = nullInt(s, 4, -1)
+		nulls := s.Int64s(v[:], 1<<7-1)
+		kn := b.kernelName(cache, v[6])
+		pid := pidOf(or(v[:], nulls, 5, 0))
+		e := b.gpuEvent(v[:], pid, kn.kind, kn.id)
+		e.Corr = or(v[:], nulls, 4, -1)
 		b.addGPU(e)
 	})
 }
@@ -53,12 +55,11 @@ func (b *builder) kernelName(cache []kernelName, sid int64) kernelName {
 }
 
 // gpuEvent builds the event of a row whose first four columns are start,
-// end, deviceId, streamId.
-func (b *builder) gpuEvent(s row, pid int32, kind model.Kind, name int32) model.Event {
-	start, end := s.ColumnInt64(0), s.ColumnInt64(1)
-	at, dur := b.span(start, end)
+// end, deviceId, streamId (v, from Int64s: NULL reads as 0).
+func (b *builder) gpuEvent(v []int64, pid int32, kind model.Kind, name int32) model.Event {
+	at, dur := b.span(v[0], v[1])
 	e := model.NewEvent(pid, kind, name, at, dur)
-	e.Stream = b.gpuStream(pid, s.ColumnInt64(2), s.ColumnInt64(3))
+	e.Stream = b.gpuStream(pid, v[2], v[3])
 	return e
 }
 
@@ -75,13 +76,15 @@ func (b *builder) readMemcpy() error {
 		return nil
 	}
 	cols := []string{"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "copyKind"}
+	var v [7]int64
 	return b.d.readTable(t, cols, func(s row) {
+		nulls := s.Int64s(v[:], 1<<7-1)
 		name := "Memcpy " + copyKinds[0]
-		if k := s.ColumnInt64(6); k >= 0 && k < int64(len(copyKinds)) {
+		if k := v[6]; k >= 0 && k < int64(len(copyKinds)) {
 			name = "Memcpy " + copyKinds[k]
 		}
-		e := b.gpuEvent(s, pidOf(nullInt(s, 5, 0)), model.KindMemcpy, b.tr.Names.Intern(name))
-		e.Corr = nullInt(s, 4, -1)
+		e := b.gpuEvent(v[:], pidOf(or(v[:], nulls, 5, 0)), model.KindMemcpy, b.tr.Names.Intern(name))
+		e.Corr = or(v[:], nulls, 4, -1)
 		b.addGPU(e)
 	})
 }
@@ -93,9 +96,11 @@ func (b *builder) readMemset() error {
 	}
 	cols := []string{"start", "end", "deviceId", "streamId", "correlationId", "globalPid"}
 	name := b.tr.Names.Intern("Memset")
+	var v [6]int64
 	return b.d.readTable(t, cols, func(s row) {
-		e := b.gpuEvent(s, pidOf(nullInt(s, 5, 0)), model.KindMemset, name)
-		e.Corr = nullInt(s, 4, -1)
+		nulls := s.Int64s(v[:], 1<<6-1)
+		e := b.gpuEvent(v[:], pidOf(or(v[:], nulls, 5, 0)), model.KindMemset, name)
+		e.Corr = or(v[:], nulls, 4, -1)
 		b.addGPU(e)
 	})
 }

@@ -42,6 +42,7 @@ type linker struct {
 	parsed   map[string]payload   // payload text -> decoded (payloads repeat from step to step)
 	slab     []collAcc            // where acc's entries are allocated, a chunk at a time
 	ks       []int32              // kernelsIn's result, reused
+	one      [1]pendCall          // the call visit attaches at once
 }
 
 type pendCall struct {
@@ -50,7 +51,7 @@ type pendCall struct {
 }
 
 func (b *builder) link() map[int32]*collAcc {
-	l := &linker{b: b, launches: map[int32][]int32{}, kernels: map[[2]int64]int32{}, acc: map[int32]*collAcc{}, pending: map[int32][]pendCall{}, parsed: map[string]payload{}}
+	l := &linker{b: b, launches: map[int32][]int32{}, acc: map[int32]*collAcc{}, pending: map[int32][]pendCall{}, parsed: map[string]payload{}}
 	l.index()
 	ev := &b.tr.Events
 	slices.SortFunc(b.nccl, func(x, y ncclRange) int { return cmp.Compare(ev.Start[x.ev], ev.Start[y.ev]) })
@@ -62,7 +63,8 @@ func (b *builder) link() map[int32]*collAcc {
 
 func (l *linker) index() {
 	ev := &l.b.tr.Events
-	thread, calls := int32(0), []int32(nil) // the last thread's launches, not yet in the map
+	l.kernels = make(map[[2]int64]int32, commKernels(ev)) // sized once: growing it was most of index
+	thread, calls := int32(0), []int32(nil)               // the last thread's launches, not yet in the map
 	for i := 0; i < ev.Len(); i++ {
 		switch ev.Kind[i] {
 		case model.KindRuntime:
@@ -87,6 +89,17 @@ func (l *linker) index() {
 	}
 }
 
+// commKernels counts the comm kernels with a correlation id.
+func commKernels(ev *model.Events) int {
+	n := 0
+	for i, k := range ev.Kind {
+		if k == model.KindComm && ev.Corr[i] >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
 func (l *linker) visit(r ncclRange) {
 	p := l.payload(r.payload)
 	if isCommInit(r.api) {
@@ -100,7 +113,8 @@ func (l *linker) visit(r ncclRange) {
 			l.pending[thread] = append(l.pending[thread], pendCall{op, p})
 			return
 		}
-		l.attach(ks, []pendCall{{op, p}})
+		l.one[0] = pendCall{op, p} // attach keeps none of its calls: no slice allocated per call
+		l.attach(ks, l.one[:])
 		return
 	}
 	if r.api == "ncclGroupEnd" && len(ks) > 0 {

@@ -14,19 +14,102 @@ import (
 )
 
 // row is one result row, of an SQLite statement or of the raw reader: the
-// per-row code reads both through it.
-type row interface {
-	ColumnInt64(int) int64
-	ColumnType(int) sqlite3.Datatype
-	ColumnText(int) string
-	ColumnRawText(int) []byte
+// per-row code reads both through it. A struct rather than an interface:
+// a column is a direct call into the raw reader (through an interface it
+// was a dynamic call and a wrapper's), the statement's columns out of line.
+type row struct {
+	raw *sqlitefile.Row // nil: st
+	st  *sqlite3.Stmt
 }
 
-// rawRow is a raw reader's row as a row (the storage classes are numbered
-// alike).
-type rawRow struct{ *sqlitefile.Row }
+// ColumnInt64 is column i as an integer.
+func (r row) ColumnInt64(i int) int64 {
+	if r.raw == nil {
+		return stmtInt64(r.st, i)
+	}
+	return r.raw.ColumnInt64(i)
+}
 
-func (r rawRow) ColumnType(i int) sqlite3.Datatype { return sqlite3.Datatype(r.Row.ColumnType(i)) }
+// ColumnType is column i's storage class (the raw reader numbers them as
+// SQLite).
+func (r row) ColumnType(i int) sqlite3.Datatype {
+	if r.raw == nil {
+		return stmtType(r.st, i)
+	}
+	return sqlite3.Datatype(r.raw.ColumnType(i))
+}
+
+// ColumnText is column i as a string.
+func (r row) ColumnText(i int) string { return string(r.ColumnRawText(i)) }
+
+// ColumnRawText is column i as text, valid until the next row.
+func (r row) ColumnRawText(i int) []byte {
+	if r.raw == nil {
+		return stmtRawText(r.st, i)
+	}
+	return r.raw.ColumnRawText(i)
+}
+
+// Int64Or is column i, or def when it is NULL.
+func (r row) Int64Or(i int, def int64) int64 {
+	if r.raw == nil {
+		return stmtInt64Or(r.st, i, def)
+	}
+	return r.raw.Int64Or(i, def)
+}
+
+// Int64s sets out[c] to column c as an integer for the columns c of the
+// bits of want, and returns the NULL columns (bit c) among the first
+// len(out) (at most 64): a row's integers in one call.
+func (r row) Int64s(out []int64, want uint64) uint64 {
+	if r.raw == nil {
+		return stmtInt64s(r.st, out, want)
+	}
+	return r.raw.Int64s(out, want)
+}
+
+// notNull is whether bit c of a NULL set from Int64s is clear.
+func notNull(nulls uint64, c int) bool { return nulls&(1<<c) == 0 }
+
+// or is v[c], or def when bit c of nulls is set.
+func or(v []int64, nulls uint64, c int, def int64) int64 {
+	if notNull(nulls, c) {
+		return v[c]
+	}
+	return def
+}
+
+// The statement's columns, kept out of line so that row's methods inline.
+
+//go:noinline
+func stmtInt64(st *sqlite3.Stmt, i int) int64 { return st.ColumnInt64(i) }
+
+//go:noinline
+func stmtType(st *sqlite3.Stmt, i int) sqlite3.Datatype { return st.ColumnType(i) }
+
+//go:noinline
+func stmtRawText(st *sqlite3.Stmt, i int) []byte { return st.ColumnRawText(i) }
+
+func stmtInt64s(st *sqlite3.Stmt, out []int64, want uint64) (nulls uint64) {
+	for c := range out {
+		bit := uint64(1) << c
+		if st.ColumnType(c) == sqlite3.NULL {
+			nulls |= bit
+		}
+		if want&bit != 0 {
+			out[c] = st.ColumnInt64(c)
+		}
+	}
+	return nulls
+}
+
+//go:noinline
+func stmtInt64Or(st *sqlite3.Stmt, i int, def int64) int64 {
+	if st.ColumnType(i) == sqlite3.NULL {
+		return def
+	}
+	return st.ColumnInt64(i)
+}
 
 // useRaw lets tests read every table through SQLite.
 var useRaw = true
@@ -214,13 +297,9 @@ func selectQuery(table string, cols []string) string {
 // rawScan reads t through the raw reader, checking the memory budget every
 // memEvery rows.
 func (d *db) rawScan(t sqlitefile.Table, fn func(row)) error {
-	var r row
 	n := 0
 	return d.raw.sc.Scan(t, func(x *sqlitefile.Row) error {
-		if r == nil {
-			r = rawRow{x} // the scanner reuses one Row
-		}
-		fn(r)
+		fn(row{raw: x})
 		if n++; n%memEvery == 0 {
 			return source.CheckMemory(d.maxMem)
 		}

@@ -31,10 +31,11 @@ type builder struct {
 	skipRows   map[string]int64
 	texts      map[string]int32 // NVTX texts read: index in textList (cpu.go)
 	textList   []string
-	nvtxBound  int        // NVTX_EVENTS's largest rowid (grow)
-	badTime    error      // the first row whose times leave the limits (times.go)
-	lastThread lastStream // the thread stream thread returned last
-	lastGPU    lastStream // the GPU stream gpuStream returned last
+	textSeen   *[textSlots]int32 // textIndex's cache: a text's index + 1, by textSlot
+	nvtxBound  int               // NVTX_EVENTS's largest rowid (grow)
+	badTime    error             // the first row whose times leave the limits (times.go)
+	lastThread lastStream        // the thread stream thread returned last
+	lastGPU    lastStream        // the GPU stream gpuStream returned last
 }
 
 // lastStream is one entry of streams, remembered.

@@ -1,6 +1,8 @@
 package nsys
 
 import (
+	"sync"
+
 	"github.com/tpptrace/tpptrace/ingest/nsys/sqlitefile"
 )
 
@@ -50,7 +52,7 @@ func (d *db) layoutOf(table string) *tableLayout {
 // parseTable records the columns (and, for the tables read, the layout)
 // of one CREATE TABLE statement, as listTables does from SQLite's pragma.
 func (d *db) parseTable(r sqlitefile.MasterRow) error {
-	def, err := sqlitefile.ParseCreateTable(r.SQL)
+	def, err := parseCreate(r.SQL)
 	if err != nil {
 		return err
 	}
@@ -74,6 +76,39 @@ func (d *db) parseTable(r sqlitefile.MasterRow) error {
 		d.layout[r.Name] = l
 	}
 	return nil
+}
+
+// parsedCreate holds ParseCreateTable's results by statement, shared by
+// the exports of a job (one per rank, all with the same statements); up to
+// parsedMax statements, the Columns never changed by their users.
+var parsedCreate = struct {
+	sync.Mutex
+	m map[string]parsedDef
+}{m: map[string]parsedDef{}}
+
+const parsedMax = 1024
+
+type parsedDef struct {
+	def sqlitefile.TableDef
+	err error
+}
+
+// parseCreate is sqlitefile.ParseCreateTable(sql), parsed once per
+// statement.
+func parseCreate(sql string) (sqlitefile.TableDef, error) {
+	parsedCreate.Lock()
+	p, ok := parsedCreate.m[sql]
+	parsedCreate.Unlock()
+	if ok {
+		return p.def, p.err
+	}
+	def, err := sqlitefile.ParseCreateTable(sql)
+	parsedCreate.Lock()
+	if len(parsedCreate.m) < parsedMax {
+		parsedCreate.m[sql] = parsedDef{def, err}
+	}
+	parsedCreate.Unlock()
+	return def, err
 }
 
 // hasPrefixFold is SQLite's s LIKE 'prefix%' for an ASCII prefix without

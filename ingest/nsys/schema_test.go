@@ -2,12 +2,14 @@ package nsys
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
 
+	"github.com/tpptrace/tpptrace/ingest/nsys/sqlitefile"
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
 
@@ -138,5 +140,19 @@ CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER); INSERT INTO TA
 	}
 	if err := readSession(d, &m); err != nil || m.sessionNs != 7 {
 		t.Errorf("session %d, %v", m.sessionNs, err)
+	}
+}
+
+// TestParseCreateOnce holds parseCreate's second answer for a statement
+// equal to ParseCreateTable's, errors included.
+func TestParseCreateOnce(t *testing.T) {
+	for _, sql := range []string{`CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT DEFAULT 'x')`, `CREATE TABLE u (a REFERENCES t)`, `not sql`} {
+		want, werr := sqlitefile.ParseCreateTable(sql)
+		for range 2 {
+			got, err := parseCreate(sql)
+			if !reflect.DeepEqual(got, want) || fmt.Sprint(err) != fmt.Sprint(werr) {
+				t.Fatalf("%s: %+v, %v; want %+v, %v", sql, got, err, want, werr)
+			}
+		}
 	}
 }

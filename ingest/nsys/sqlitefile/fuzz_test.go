@@ -91,6 +91,7 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("field %d: serial %d at %d, before %d at %d", f, got.st[f], got.off[f], want.st[f], want.off[f])
 			}
 		}
+		checkInt64s(t, &got, uint64(len(rec))*0x9e3779b97f4a7c15)
 	})
 }
 
@@ -126,4 +127,28 @@ func refDecode(r *Row, rowid int64, rec []byte) error {
 		r.st[r.rowidF] = serialRowid
 	}
 	return nil
+}
+
+// checkInt64s holds Int64s equal to ColumnInt64 and ColumnType, column by
+// column, for the columns of the bits of want.
+func checkInt64s(t *testing.T, r *Row, want uint64) {
+	n := min(len(r.fields), 64)
+	out := make([]int64, n)
+	for c := range out {
+		out[c] = -7 // left alone unless wanted
+	}
+	nulls := r.Int64s(out, want)
+	for c := range out {
+		bit := uint64(1) << c
+		if isNull := r.ColumnType(c) == Null; isNull != (nulls&bit != 0) {
+			t.Fatalf("column %d: NULL %v, Int64s says %v", c, isNull, nulls&bit != 0)
+		}
+		w := int64(-7)
+		if want&bit != 0 {
+			w = r.ColumnInt64(c)
+		}
+		if out[c] != w {
+			t.Fatalf("column %d: Int64s %d, want %d", c, out[c], w)
+		}
+	}
 }

@@ -187,6 +187,40 @@ func (r *Row) Int64Or(c int, def int64) int64 {
 	return r.ColumnInt64(c)
 }
 
+// Int64s sets out[c] to ColumnInt64(c) for each column c < len(out) of
+// bit c of want (the others are left alone), and returns the NULL columns
+// among the first len(out) as bits: a row's integers in one call, the
+// integer serial types decoded in the loop. len(out) is at most 64
+// and the number of columns.
+func (r *Row) Int64s(out []int64, want uint64) (nulls uint64) {
+	fields := r.fields[:len(out)]
+	for c, f := range fields {
+		var t uint64
+		off := 0
+		if f >= 0 {
+			t, off = r.st[f], r.off[f]
+		}
+		bit := uint64(1) << c
+		switch {
+		case t == 0:
+			nulls |= bit
+			if want&bit != 0 {
+				out[c] = 0
+			}
+		case want&bit == 0:
+		case t <= 6:
+			out[c] = intAt(r.rec[off:], t)
+		case t == 8 || t == 9: // the constants 0 and 1, common for ids and flags
+			out[c] = int64(t - 8)
+		case t == serialRowid:
+			out[c] = r.rowid
+		default:
+			out[c] = r.ColumnInt64(c)
+		}
+	}
+	return nulls
+}
+
 // intAt decodes a big-endian two's-complement integer of serial type t
 // (1 to 6).
 func intAt(b []byte, t uint64) int64 {
