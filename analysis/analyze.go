@@ -31,17 +31,22 @@ type Step struct {
 	Name string
 	Help string // one line
 	Run  func(r *run) error
+	// Early, when set, starts the part of Run that needs only the steps
+	// before the previous one; runSteps calls it just before the previous
+	// step, so that part runs on another core beside it. Run waits for it.
+	// What Early starts writes nothing the previous step reads.
+	Early func(r *run)
 }
 
 // Steps is the registry of analysis steps, in the order Analyze runs them.
 var Steps = []Step{
-	{"classify", "infer the parallel layout: each communicator's axis (TP/PP/DP/CP/EP) and each rank's coordinates", classify},
-	{"align", "match collective instances across ranks and estimate each host's clock offset from their common end", align},
-	{"segment", "find each rank's step windows (--step-regex ranges, step-like ranges: ProfilerStep#N, train_step N, iteration N ..., or the DP-sync period)", segment},
-	{"measure", "per rank and step: compute, comm and exposed comm per axis, memcpy, idle, bubble; per collective: wait, transfer", measureStep},
-	{"pipeline", "detect the schedule (GPipe, 1F1B, interleaved) and m; ideal bubble; split bubbles into fill/drain and steady", pipelineStep},
-	{"diagnose", "stage imbalance, slow ranks, communicator α-β fits, ranked findings with cost, evidence and remedy", diagnoseStep},
-	{"whatif", "with --whatif: replay the step graph: self-check, step without delays and at ideal, S, M_W, M_S, scenarios, critical path", whatifStep},
+	{"classify", "infer the parallel layout: each communicator's axis (TP/PP/DP/CP/EP) and each rank's coordinates", classify, nil},
+	{"align", "match collective instances across ranks and estimate each host's clock offset from their common end", align, nil},
+	{"segment", "find each rank's step windows (--step-regex ranges, step-like ranges: ProfilerStep#N, train_step N, iteration N ..., or the DP-sync period)", segment, startFind},
+	{"measure", "per rank and step: compute, comm and exposed comm per axis, memcpy, idle, bubble; per collective: wait, transfer", measureStep, nil},
+	{"pipeline", "detect the schedule (GPipe, 1F1B, interleaved) and m; ideal bubble; split bubbles into fill/drain and steady", pipelineStep, nil},
+	{"diagnose", "stage imbalance, slow ranks, communicator α-β fits, ranked findings with cost, evidence and remedy", diagnoseStep, nil},
+	{"whatif", "with --whatif: replay the step graph: self-check, step without delays and at ideal, S, M_W, M_S, scenarios, critical path", whatifStep, nil},
 }
 
 // run is the state the steps share.
@@ -58,6 +63,7 @@ type run struct {
 	byRank    map[int32]int       // rank -> index into ranks, built on first use (rankSlot)
 	denseRank []int32             // the same by rank value, −1 for none, when the ranks are small
 	missing   missing             // declared ranks without a timeline
+	found     chan foundSteps     // segment's windows, when startFind looks for them beside align; nil: segment does
 	instIn    []bool              // by instance of tm: whether it lies in an analysed step (inSteps)
 	opNames   map[[2]uint8]string // by axis and op: opName's answers
 
@@ -125,15 +131,20 @@ func analyze(ctx context.Context, t *model.Trace, opts Options) (*run, error) {
 	return r, nil
 }
 
-// runSteps runs every step, then build.
+// runSteps runs every step, then build. A step's Early part starts just
+// before the step ahead of it (Step.Early).
 func (r *run) runSteps(ctx context.Context) error {
+	defer r.drainEarly()
 	opts := r.opts
-	for _, s := range Steps {
+	for i, s := range Steps {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if opts.Progress != nil {
 			opts.Progress(s.Name)
+		}
+		if i+1 < len(Steps) && Steps[i+1].Early != nil {
+			Steps[i+1].Early(r)
 		}
 		if err := s.Run(r); err != nil {
 			return fmt.Errorf("analysis: %s: %w", s.Name, err)
@@ -141,4 +152,13 @@ func (r *run) runSteps(ctx context.Context) error {
 	}
 	build(r)
 	return nil
+}
+
+// drainEarly waits for an Early part that no step took, so that nothing
+// touches the trace after Analyze returns.
+func (r *run) drainEarly() {
+	if r.found != nil {
+		<-r.found
+		r.found = nil
+	}
 }

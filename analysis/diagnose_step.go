@@ -7,14 +7,25 @@ import (
 
 // diagnoseStep names the bottleneck stage, the slow ranks, summarizes the
 // communicators, ranks the findings and keeps per-step and timeline views.
+//
+// The arrivals, the per-rank steps and the timeline read only what the
+// steps before wrote (and the rank index, built first): they are computed
+// on another goroutine beside the rest (apart), each into its own field.
 func diagnoseStep(r *run) error {
 	n := len(r.steps.Iters)
+	r.rankSlot(0) // the rank index, before the goroutine reads it
+	var arrivals []diagnose.Arrival
+	wait := apart(func() {
+		arrivals = r.arrivals()
+		r.diag.rankSteps = r.rankSteps()
+		r.diag.timeline = r.timeline(r.representative())
+	})
 	r.stageBubbleParts()
 	r.diag.verdict = diagnose.Imbalance(r.sched.stages, r.prep.stepNs)
 	blame := diagnose.BlameOf(&r.tm, n, r.inStep)
 	r.diag.slow = diagnose.SlowRanks(r.figures(), blame)
 	r.diag.comms = diagnose.Comms(r.t, &r.tm, n, r.inStep)
-	in := diagnose.Inputs{ImbalanceGainNs: r.diag.verdict.GainNs, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep(), Arrivals: r.arrivals()}
+	in := diagnose.Inputs{ImbalanceGainNs: r.diag.verdict.GainNs, Blame: blame, SlowWaitNs: r.slowWaits(), GPULines: r.gpuStep()}
 	for _, p := range r.layout.Problems {
 		in.Problems = append(in.Problems, diagnose.Problem{Kind: p.Kind, Says: p.Says, Ranks: p.Ranks})
 	}
@@ -25,9 +36,9 @@ func diagnoseStep(r *run) error {
 	if f := missingFinding(r.missing); f != nil { // ranked first: it qualifies every other
 		in.Extra = append(in.Extra, *f)
 	}
+	wait()
+	in.Arrivals = arrivals
 	r.diag.findings = diagnose.Findings(r.figures(), in)
-	r.diag.rankSteps = r.rankSteps()
-	r.diag.timeline = r.timeline(r.representative())
 	return nil
 }
 

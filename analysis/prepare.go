@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/clock"
@@ -36,22 +37,63 @@ func align(r *run) error {
 	return nil
 }
 
+// segment finds the step windows (findSteps, or what startFind found) and
+// places the iterations on the aligned clock.
 func segment(r *run) error {
-	s, err := steps.FindIn(r.t, r.src, r.opts.StepRegex)
-	if err != nil {
-		return err
+	f := r.takeFound()
+	if f.err != nil {
+		return f.err
 	}
-	if len(r.opts.Steps) > 0 {
-		s = selectSteps(s, r.opts.Steps)
-	}
-	if len(s.Iters) == 0 {
-		return fmt.Errorf("no step is complete on every rank (method %s)", s.Method)
-	}
+	s := f.s
 	r.steps = s
 	r.prep.stepsFrom = s.From
 	r.prep.iters = iterations(r)
 	r.prep.stepNs = meanStep(r.prep.iters)
 	return nil
+}
+
+// foundSteps is findSteps' answer.
+type foundSteps struct {
+	s   steps.Steps
+	err error
+}
+
+// findSteps finds every rank's step windows and sets the events'
+// iterations. It reads the trace as classify left it and writes only
+// Events.Iter, which align does not read: startFind runs it beside align.
+func findSteps(r *run) foundSteps {
+	s, err := steps.FindIn(r.t, r.src, r.opts.StepRegex)
+	if err != nil {
+		return foundSteps{err: err}
+	}
+	if len(r.opts.Steps) > 0 {
+		s = selectSteps(s, r.opts.Steps)
+	}
+	if len(s.Iters) == 0 {
+		return foundSteps{err: fmt.Errorf("no step is complete on every rank (method %s)", s.Method)}
+	}
+	return foundSteps{s: s}
+}
+
+// startFind is segment's Early part: findSteps on another goroutine, its
+// answer in r.found for takeFound. On one core segment runs it itself.
+func startFind(r *run) {
+	if runtime.GOMAXPROCS(0) <= 1 {
+		return
+	}
+	ch := make(chan foundSteps, 1)
+	r.found = ch
+	go func() { ch <- findSteps(r) }()
+}
+
+// takeFound is what startFind found, or findSteps when it did not run.
+func (r *run) takeFound() foundSteps {
+	if r.found == nil {
+		return findSteps(r)
+	}
+	f := <-r.found
+	r.found = nil
+	return f
 }
 
 // selectSteps keeps the iterations listed in want.
