@@ -449,7 +449,10 @@ func (d *evDecoder) value(i, depth int) int {
 		}
 		return e + 1
 	case c == '-' || c >= '0' && c <= '9':
-		return d.number(i)
+		if e := numberEnd(d.b, i); e > 0 { // number, without its call
+			return e
+		}
+		return d.numberSlow(i)
 	case c == '{' || c == '[':
 		if depth >= maxDepth {
 			return d.deep()
@@ -515,7 +518,48 @@ func (d *evDecoder) literal(i int, lit string) int {
 }
 
 // number checks a JSON number at i: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+// The common shapes take numberEnd; the rest, and every error, numberSlow.
 func (d *evDecoder) number(i int) int {
+	if e := numberEnd(d.b, i); e > 0 {
+		return e
+	}
+	return d.numberSlow(i)
+}
+
+// numberEnd is the end of the number at i when it is [1-9][0-9]{0,6} or 0,
+// with or without a fraction of 1 to 7 digits, no exponent, and 16 bytes
+// of input follow i; else 0 (numberSlow decides). It reads one word for
+// the digits and one for the fraction, so a number nobody reads costs no
+// loop.
+func numberEnd(b []byte, i int) int {
+	if i+16 > len(b) {
+		return 0
+	}
+	x := binary.LittleEndian.Uint64(b[i:])
+	n := uint(bits.TrailingZeros64(nonDigits(x))) / 8 // 1..7: the next byte is in x
+	if n-1 >= 7 || n > 1 && byte(x) == '0' {
+		return 0
+	}
+	j := i + int(n)
+	c := byte(x >> (8 * n & 63))
+	if c == '.' {
+		y := binary.LittleEndian.Uint64(b[j+1 : j+9]) // j+9 <= i+16
+		m := uint(bits.TrailingZeros64(nonDigits(y))) / 8
+		if m-1 >= 7 {
+			return 0
+		}
+		j += 1 + int(m)
+		c = byte(y >> (8 * m & 63))
+	}
+	if c|0x20 == 'e' {
+		return 0
+	}
+	return j
+}
+
+// numberSlow checks a JSON number at i byte by byte (digit runs eight at
+// a time), with the errors of every malformed number.
+func (d *evDecoder) numberSlow(i int) int {
 	b := d.b
 	if b[i] == '-' {
 		i++

@@ -2,6 +2,7 @@ package kineto
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand"
 	"testing"
 )
@@ -25,10 +26,27 @@ func checkPlainNumbers(t *testing.T, b []byte) {
 	}
 }
 
+// checkNumber: number (numberEnd's fast path, then numberSlow) ends the
+// number at the start of b where numberSlow does, with the same error.
+func checkNumber(t *testing.T, b []byte) {
+	t.Helper()
+	if len(b) == 0 || b[0] != '-' && b[0]-'0' > 9 {
+		return
+	}
+	fast, slow := evDecoder{b: b}, evDecoder{b: b}
+	e, w := fast.number(0), slow.numberSlow(0)
+	if e != w || fmt.Sprint(fast.err) != fmt.Sprint(slow.err) {
+		t.Fatalf("%q: number %d (%v), numberSlow %d (%v)", b, e, fast.err, w, slow.err)
+	}
+	if e > 0 && !json.Valid(b[:e]) {
+		t.Fatalf("%q: number takes %q, not valid JSON", b, b[:e])
+	}
+}
+
 func TestPlainNumbers(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	alphabet := []byte("0123456789.-eE, }")
-	taken := 0
+	taken, fast := 0, 0
 	for n := 0; n < 300000; n++ {
 		b := make([]byte, 1+rng.Intn(30))
 		for i := range b {
@@ -41,10 +59,19 @@ func TestPlainNumbers(t *testing.T) {
 			taken++
 		}
 		checkPlainNumbers(t, b)
+		checkNumber(t, b)
+		if e := numberEnd(b, 0); e > 0 {
+			fast++
+		}
 	}
 	for _, s := range []string{"4458676416788.066,", "999999999999999.999}", "123456789012345678,", "0,", "0.5,", "-0,",
-		"-9223372036854775807,", "12345678,", "1234567.,", "01,", "1.2345,", "1e3,", "7"} {
+		"-9223372036854775807,", "12345678,", "0.984848, \"warps per SM\"", "11.818182, \"grid\": [1, 130, 1]",
+		"1234567.1234567, 0000000", "1234567.12345678, 00000", "1.e5, 0000000000000", "01234, 00000000000", "0.5e3, 000000000000", "7.0E, 000000000000", "1234567.,", "01,", "1.2345,", "1e3,", "7"} {
 		checkPlainNumbers(t, []byte(s))
+		checkNumber(t, []byte(s))
+	}
+	if fast < 1000 {
+		t.Errorf("only %d numbers took numberEnd", fast)
 	}
 	if taken < 1000 {
 		t.Errorf("only %d numbers took the plain path", taken)
@@ -61,5 +88,8 @@ func FuzzPlainNumbers(f *testing.F) {
 	for _, s := range []string{"4458676416788.066, ", "35.5}", "7,", "1e3,", "123456789012345678901,", "-0,"} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(checkPlainNumbers)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkPlainNumbers(t, b)
+		checkNumber(t, b)
+	})
 }
