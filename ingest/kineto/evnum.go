@@ -12,8 +12,53 @@ import (
 
 // plainMicrosAt parses the ts or dur literal at i when it is what
 // plainMicros takes (1 to 15 digits, at most 3 decimals, no sign) and a
-// valid JSON number: its nanoseconds and the index after it.
+// valid JSON number: its nanoseconds and the index after it. With 25
+// bytes from i the digits are read in at most two words and the fraction
+// in one, without a loop; any other shape, or a shorter input, takes
+// plainMicrosSlow.
 func plainMicrosAt(b []byte, i int) (int64, int, bool) {
+	if i+25 > len(b) {
+		return plainMicrosSlow(b, i)
+	}
+	x := binary.LittleEndian.Uint64(b[i:])
+	n := digitsIn(x)
+	var v int64
+	var c byte
+	j := i
+	switch {
+	case n == 8: // 9 to 15 digits
+		y := binary.LittleEndian.Uint64(b[i+8 : i+16])
+		m := digitsIn(y)
+		if m-1 >= 7 || byte(x) == '0' {
+			return plainMicrosSlow(b, i)
+		}
+		v = eightDigits(x)*pow10n[m&7] + eightDigits(y<<((64-8*m)&63))
+		j, c = i+8+int(m), byte(y>>(8*m&63))
+	case n == 0 || n > 1 && byte(x) == '0':
+		return plainMicrosSlow(b, i)
+	default: // 1 to 7 digits
+		v = eightDigits(x << ((64 - 8*n) & 63))
+		j, c = i+int(n), byte(x>>(8*n&63))
+	}
+	if c != '.' {
+		if c|0x20 == 'e' {
+			return plainMicrosSlow(b, i)
+		}
+		return v * 1000, j, true
+	}
+	f := binary.LittleEndian.Uint64(b[j+1 : j+9]) // j+9 <= i+25
+	k := digitsIn(f)
+	if k-1 >= 3 {
+		return plainMicrosSlow(b, i)
+	}
+	if c := byte(f >> (8 * k & 63)); c == '.' || c|0x20 == 'e' {
+		return plainMicrosSlow(b, i)
+	}
+	return v*1000 + eightDigits(f<<((64-8*k)&63))*pow10[k&3], j + 1 + int(k), true
+}
+
+// plainMicrosSlow is plainMicrosAt for any input, a digit run at a time.
+func plainMicrosSlow(b []byte, i int) (int64, int, bool) {
 	v, j := digitsAt(b, i)
 	if n := j - i; n == 0 || n > 15 || n > 1 && b[i] == '0' || j >= len(b) {
 		return 0, 0, false
@@ -30,8 +75,22 @@ func plainMicrosAt(b []byte, i int) (int64, int, bool) {
 
 // plainInt parses the integer literal at i when it is -?(0|[1-9][0-9]*)
 // with at most 18 digits (what parseInt takes): its value and the index
-// after it.
+// after it. A literal of 1 to 7 digits, no sign, with 8 bytes from i is
+// read in one word; anything else takes plainIntSlow.
 func plainInt(b []byte, i int) (int64, int, bool) {
+	if i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if n := digitsIn(x); n-1 < 7 && (n == 1 || byte(x) != '0') {
+			if c := byte(x >> (8 * n & 63)); c != '.' && c|0x20 != 'e' {
+				return eightDigits(x << ((64 - 8*n) & 63)), i + int(n), true
+			}
+		}
+	}
+	return plainIntSlow(b, i)
+}
+
+// plainIntSlow is plainInt for any input, a digit run at a time.
+func plainIntSlow(b []byte, i int) (int64, int, bool) {
 	neg := i < len(b) && b[i] == '-'
 	if neg {
 		i++
@@ -69,6 +128,12 @@ func digitsAt(b []byte, i int) (int64, int) {
 		v = v*10 + int64(c)
 	}
 	return v, i
+}
+
+// digitsIn is the number of digits x starts with (its lowest bytes
+// first): 0 to 8.
+func digitsIn(x uint64) uint {
+	return uint(bits.TrailingZeros64(nonDigits(x))) / 8
 }
 
 // nonDigits flags (0x80) the bytes of x that are not digits; the lowest

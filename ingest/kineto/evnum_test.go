@@ -12,6 +12,18 @@ import (
 // parseInt (for integers) reads to the same value, ending where it ends.
 func checkPlainNumbers(t *testing.T, b []byte) {
 	t.Helper()
+	if v, e, ok := plainMicrosAt(b, 0); true {
+		w, f, wok := plainMicrosSlow(b, 0)
+		if v != w || e != f || ok != wok {
+			t.Fatalf("%q: plainMicrosAt %d %d %v, plainMicrosSlow %d %d %v", b, v, e, ok, w, f, wok)
+		}
+	}
+	if v, e, ok := plainInt(b, 0); true {
+		w, f, wok := plainIntSlow(b, 0)
+		if v != w || e != f || ok != wok {
+			t.Fatalf("%q: plainInt %d %d %v, plainIntSlow %d %d %v", b, v, e, ok, w, f, wok)
+		}
+	}
 	if v, e, ok := plainMicrosAt(b, 0); ok {
 		w, wok := plainMicros(b[:e])
 		if !wok || w != v || !json.Valid(b[:e]) || e >= len(b) || numberGoesOn(b[e]) || b[e]-'0' <= 9 {
@@ -66,7 +78,11 @@ func TestPlainNumbers(t *testing.T) {
 	}
 	for _, s := range []string{"4458676416788.066,", "999999999999999.999}", "123456789012345678,", "0,", "0.5,", "-0,",
 		"-9223372036854775807,", "12345678,", "0.984848, \"warps per SM\"", "11.818182, \"grid\": [1, 130, 1]",
-		"1234567.1234567, 0000000", "1234567.12345678, 00000", "1.e5, 0000000000000", "01234, 00000000000", "0.5e3, 000000000000", "7.0E, 000000000000", "1234567.,", "01,", "1.2345,", "1e3,", "7"} {
+		"1234567.1234567, 0000000", "4458676416788.066, \"dur\": 35.123, ", "445867641678.0661, \"dur\": 35.123, ",
+		"44586764167880.66e, \"dur\": 35.123, ", "12345678, \"dur\": 35.123,     ", "123456789012345, \"dur\": 35.12, ",
+		"1234567890123456, \"dur\": 35.12, ", "0123456789012, \"dur\": 35.123, ", "20.5, \"dur\": 35.123, 000000",
+		"20.5.1, \"dur\": 35.123, 00000", "20.5E1, \"dur\": 35.123, 00000", "20., \"dur\": 35.123, 000000000",
+		"0.001, \"dur\": 35.123, 0000000", "2910249, ", "0, ", "07, ", "-5, ", "1234567e, ", "1234567., ", "1234567.12345678, 00000", "1.e5, 0000000000000", "01234, 00000000000", "0.5e3, 000000000000", "7.0E, 000000000000", "1234567.,", "01,", "1.2345,", "1e3,", "7"} {
 		checkPlainNumbers(t, []byte(s))
 		checkNumber(t, []byte(s))
 	}
