@@ -63,7 +63,7 @@ type run struct {
 	byRank    map[int32]int       // rank -> index into ranks, built on first use (rankSlot)
 	denseRank []int32             // the same by rank value, −1 for none, when the ranks are small
 	missing   missing             // declared ranks without a timeline
-	found     chan foundSteps     // segment's windows, when startFind looks for them beside align; nil: segment does
+	found     func() foundSteps   // waits for segment's windows, when startFind looks for them beside align; nil: segment does
 	instIn    []bool              // by instance of tm: whether it lies in an analysed step (inSteps)
 	opNames   map[[2]uint8]string // by axis and op: opName's answers
 
@@ -158,7 +158,7 @@ func (r *run) runSteps(ctx context.Context) error {
 // touches the trace after Analyze returns.
 func (r *run) drainEarly() {
 	if r.found != nil {
-		<-r.found
+		r.found()
 		r.found = nil
 	}
 }

@@ -75,15 +75,16 @@ func findSteps(r *run) foundSteps {
 	return foundSteps{s: s}
 }
 
-// startFind is segment's Early part: findSteps on another goroutine, its
-// answer in r.found for takeFound. On one core segment runs it itself.
+// startFind is segment's Early part: findSteps on another goroutine
+// (apart), its answer waited for in r.found by takeFound. On one core
+// segment runs it itself, after align.
 func startFind(r *run) {
 	if runtime.GOMAXPROCS(0) <= 1 {
 		return
 	}
-	ch := make(chan foundSteps, 1)
-	r.found = ch
-	go func() { ch <- findSteps(r) }()
+	var f foundSteps
+	wait := apart(func() { f = findSteps(r) })
+	r.found = func() foundSteps { wait(); return f }
 }
 
 // takeFound is what startFind found, or findSteps when it did not run.
@@ -91,7 +92,7 @@ func (r *run) takeFound() foundSteps {
 	if r.found == nil {
 		return findSteps(r)
 	}
-	f := <-r.found
+	f := r.found()
 	r.found = nil
 	return f
 }
