@@ -43,8 +43,8 @@ type rankRows struct {
 }
 
 // readShardedRanked reads the shards under root rank by rank and joins
-// their cross-rank rows, then merges in the trailing skip records as Load
-// does.
+// their cross-rank rows, then merges in the datasets beside them
+// (BesideDir: no events) and the trailing skip records as Load does.
 func readShardedRanked(root string, annotation func(name string) bool) (*ShardedRanked, error) {
 	metas, err := shardMetas(root)
 	if err != nil {
@@ -68,8 +68,12 @@ func readShardedRanked(root string, annotation func(name string) bool) (*Sharded
 		join = joinNsys
 	}
 	t, err := join(traces, metas)
+	var beside []*model.Trace
 	if err == nil {
-		t, err = model.MergeOwned(t, &model.Trace{Skipped: trailing})
+		beside, err = readBeside(root)
+	}
+	if err == nil {
+		t, err = model.MergeOwned(append(append([]*model.Trace{t}, beside...), &model.Trace{Skipped: trailing})...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("joining the shards of %s: %w", root, err)
