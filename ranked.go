@@ -13,17 +13,21 @@ import (
 // openRanked reads the inputs rank by rank (Options.ByRank,
 // docs/memory.md) when they are one dataset directory or sharded dataset,
 // or trace files whose dataset cache entry is warm, or trace files of one
-// timeline format whose entry it then writes as a sharded dataset
-// (ingest.LoadRankedCold): the Trace's model holds only the cross-rank
-// rows until an analysis needs every event (readAll). ok is false, with
-// nothing read, for other inputs; src.Warn is then what the whole read is
-// to warn with.
+// timeline format (with NCCL logs and NVML samples beside them) whose
+// entry it then writes as a sharded dataset (ingest.LoadRankedCold; with
+// NoCache into a temporary directory, openTemp): the Trace's model holds
+// only the cross-rank rows until an analysis needs every event (readAll).
+// ok is false, with nothing read, for other inputs; src.Warn is then what
+// the whole read is to warn with.
 func openRanked(ctx context.Context, inputs []string, opts Options, src *source.Options) (*Trace, bool, error) {
 	step := analysis.StepAnnotation(opts.StepRegex)
 	rk, ok, err := ingest.LoadRanked(inputs, *src, opts.ByRankMinEvents, step)
 	whole := *src
 	full := func(ctx context.Context) (*model.Trace, error) { return ingest.Load(ctx, inputs, whole) }
-	if !ok && !opts.NoCache {
+	switch {
+	case !ok && opts.NoCache:
+		return openTemp(ctx, inputs, opts, src, step)
+	case !ok:
 		rk, ok, err = openCached(ctx, inputs, opts, src, step)
 		full = func(ctx context.Context) (*model.Trace, error) {
 			return ingest.LoadCached(ctx, inputs, whole, opts.CacheDir)
@@ -36,20 +40,46 @@ func openRanked(ctx context.Context, inputs []string, opts Options, src *source.
 }
 
 // openCached reads the warm cache entry of the inputs rank by rank, or
-// builds it (LoadRankedCold). When that fell back, src.Warn leaves out the
-// warnings already said, once each: the whole read says them again.
+// builds it (LoadRankedCold).
 func openCached(ctx context.Context, inputs []string, opts Options, src *source.Options, step func(string) bool) (ingest.Ranked, bool, error) {
 	if rk, ok := ingest.LoadRankedCached(inputs, *src, opts.CacheDir, opts.ByRankMinEvents, step); ok {
 		return rk, true, nil
 	}
+	return openCold(ctx, inputs, opts, src, step, opts.CacheDir)
+}
+
+// openCold builds the cache entry of the inputs in cacheDir and reads it
+// rank by rank (LoadRankedCold). When that fell back, src.Warn leaves out
+// the warnings already said, once each: the whole read says them again.
+func openCold(ctx context.Context, inputs []string, opts Options, src *source.Options, step func(string) bool, cacheDir string) (ingest.Ranked, bool, error) {
 	said := &saidWarnings{warn: src.Warn, said: map[string]int{}}
 	cold := *src
 	cold.Warn = said.say
-	rk, ok, err := ingest.LoadRankedCold(ctx, inputs, cold, opts.CacheDir, opts.ByRankMinEvents, step)
+	rk, ok, err := ingest.LoadRankedCold(ctx, inputs, cold, cacheDir, opts.ByRankMinEvents, step)
 	if !ok {
 		src.Warn = said.unsaid
 	}
 	return rk, ok, err
+}
+
+// openTemp is openCold for NoCache: the entry is built in a temporary
+// directory (ingest.TempCache), removed when the trace no longer reads it
+// (Close, or readAll), or at once when the read failed or fell back; the
+// whole read reads the inputs again, without a cache.
+func openTemp(ctx context.Context, inputs []string, opts Options, src *source.Options, step func(string) bool) (*Trace, bool, error) {
+	dir, remove, err := ingest.TempCache(opts.CacheDir)
+	if err != nil {
+		return nil, false, nil // no place for it: the whole read
+	}
+	rk, ok, err := openCold(ctx, inputs, opts, src, step, dir)
+	if !ok || err != nil {
+		remove()
+		return nil, ok, err
+	}
+	whole := *src
+	t := rankedTrace(rk, opts, func(ctx context.Context) (*model.Trace, error) { return ingest.Load(ctx, inputs, whole) })
+	t.drop = remove
+	return t, true, nil
 }
 
 // saidWarnings passes warnings on and counts them, so that a second read
@@ -85,9 +115,10 @@ func rankedTrace(rk ingest.Ranked, opts Options, full func(context.Context) (*mo
 }
 
 // readAll replaces a trace read rank by rank with every event (the same
-// inputs read whole), for the analyses that read them all at once.
+// inputs read whole), for the analyses that read them all at once; a
+// temporary entry is removed once they are read.
 func (t *Trace) readAll(ctx context.Context) error {
-	if t.ranked == nil {
+	if t.full == nil {
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -98,5 +129,18 @@ func (t *Trace) readAll(ctx context.Context) error {
 		return err
 	}
 	t.model, t.ranked, t.events, t.full = m, nil, 0, nil
+	t.release()
 	return nil
+}
+
+// release removes the temporary entry of a NoCache trace read rank by
+// rank (openTemp). A trace still read rank by rank then reads every event
+// again when next analysed (readAll): its ranks' events were in the entry.
+func (t *Trace) release() {
+	if t.drop == nil {
+		return
+	}
+	t.drop()
+	t.drop = nil
+	t.ranked, t.events = nil, 0
 }
