@@ -45,35 +45,46 @@ func openCached(ctx context.Context, inputs []string, opts Options, src *source.
 	if rk, ok := ingest.LoadRankedCached(inputs, *src, opts.CacheDir, opts.ByRankMinEvents, step); ok {
 		return rk, true, nil
 	}
-	return openCold(ctx, inputs, opts, src, step, opts.CacheDir)
+	return openCold(ctx, inputs, opts, src, step)
 }
 
-// openCold builds the cache entry of the inputs in cacheDir and reads it
-// rank by rank (LoadRankedCold). When that fell back, src.Warn leaves out
-// the warnings already said, once each: the whole read says them again.
-func openCold(ctx context.Context, inputs []string, opts Options, src *source.Options, step func(string) bool, cacheDir string) (ingest.Ranked, bool, error) {
-	said := &saidWarnings{warn: src.Warn, said: map[string]int{}}
-	cold := *src
-	cold.Warn = said.say
-	rk, ok, err := ingest.LoadRankedCold(ctx, inputs, cold, cacheDir, opts.ByRankMinEvents, step)
-	if !ok {
-		src.Warn = said.unsaid
-	}
+// openCold builds the cache entry of the inputs and reads it rank by rank
+// (LoadRankedCold). When that fell back, src.Warn leaves out the warnings
+// already said, once each: the whole read says them again.
+func openCold(ctx context.Context, inputs []string, opts Options, src *source.Options, step func(string) bool) (ingest.Ranked, bool, error) {
+	var rk ingest.Ranked
+	ok, err := coldWarnings(src, func(cold source.Options) (ok bool, err error) {
+		rk, ok, err = ingest.LoadRankedCold(ctx, inputs, cold, opts.CacheDir, opts.ByRankMinEvents, step)
+		return ok, err
+	})
 	return rk, ok, err
 }
 
-// openTemp is openCold for NoCache: the entry is built in a temporary
-// directory (ingest.TempCache), removed when the trace no longer reads it
-// (Close, or readAll), or at once when the read failed or fell back; the
-// whole read reads the inputs again, without a cache.
-func openTemp(ctx context.Context, inputs []string, opts Options, src *source.Options, step func(string) bool) (*Trace, bool, error) {
-	dir, remove, err := ingest.TempCache(opts.CacheDir)
-	if err != nil {
-		return nil, false, nil // no place for it: the whole read
+// coldWarnings runs a cold read rank by rank with src's warnings counted;
+// when it fell back (ok false), src.Warn is left to say only the others.
+func coldWarnings(src *source.Options, read func(cold source.Options) (bool, error)) (bool, error) {
+	said := &saidWarnings{warn: src.Warn, said: map[string]int{}}
+	cold := *src
+	cold.Warn = said.say
+	ok, err := read(cold)
+	if !ok {
+		src.Warn = said.unsaid
 	}
-	rk, ok, err := openCold(ctx, inputs, opts, src, step, dir)
+	return ok, err
+}
+
+// openTemp is openCold for NoCache: the entry is built in a temporary
+// directory (ingest.LoadRankedTemp), removed when the trace no longer
+// reads it (Close, or readAll), or at once when the read failed or fell
+// back; the whole read reads the inputs again, without a cache.
+func openTemp(ctx context.Context, inputs []string, opts Options, src *source.Options, step func(string) bool) (*Trace, bool, error) {
+	var rk ingest.Ranked
+	var remove func()
+	ok, err := coldWarnings(src, func(cold source.Options) (ok bool, err error) {
+		rk, remove, ok, err = ingest.LoadRankedTemp(ctx, inputs, cold, opts.CacheDir, opts.ByRankMinEvents, step)
+		return ok, err
+	})
 	if !ok || err != nil {
-		remove()
 		return nil, ok, err
 	}
 	whole := *src

@@ -169,8 +169,9 @@ func mustLookup(t *testing.T, name string) samples.Config {
 // beside them, are read rank by rank from a temporary entry in the cache
 // directory, with the Result of the whole read; Close removes the entry,
 // and a later analysis reads the inputs whole, with the same Result. A
-// read cancelled while the entry is built leaves nothing either. Nothing
-// is written beside the inputs.
+// read cancelled while the entry is built leaves nothing either, and a job
+// too small to be read rank by rank makes no cache directory. Nothing is
+// written beside the inputs.
 func TestByRankNoCache(t *testing.T) {
 	dir := jobWithBeside(t, "slow-rank")
 	before := filesUnder(t, dir)
@@ -214,6 +215,14 @@ func TestByRankNoCache(t *testing.T) {
 	}
 	if left := globOf(t, cache, "*"); len(left) > 0 {
 		t.Errorf("a cancelled NoCache read left %q in the cache", left)
+	}
+	none := filepath.Join(t.TempDir(), "none")
+	t.Setenv(ingest.CacheEnv, none)
+	if tr, _ := analyzed(t, []string{dir}, Options{NoCache: true, ByRank: true, ByRankMinEvents: 1 << 40}, AnalyzeOptions{}); tr.ranked != nil {
+		t.Error("a NoCache job under ByRankMinEvents was read rank by rank")
+	}
+	if _, err := os.Stat(none); err == nil {
+		t.Error("a NoCache job read whole made the cache directory")
 	}
 	if after := filesUnder(t, dir); !slices.Equal(after, before) {
 		t.Errorf("NoCache wrote beside the inputs: %d files before, %d after", len(before), len(after))

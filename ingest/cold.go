@@ -57,6 +57,34 @@ func LoadRankedCold(ctx context.Context, paths []string, opts source.Options, ca
 	if !ok {
 		return nil, false, nil
 	}
+	return p.load(ctx, paths, opts, annotation)
+}
+
+// LoadRankedTemp is LoadRankedCold for a run that keeps no cache: the
+// entry is written in a temporary directory (TempCache in cacheDir), made
+// only once the inputs are found to qualify; remove deletes it, and the
+// caller calls it once it no longer reads the Ranked. When ok is false or
+// err is not nil, nothing is left and remove is nil.
+func LoadRankedTemp(ctx context.Context, paths []string, opts source.Options, cacheDir string, minEvents int64, annotation func(name string) bool) (rk Ranked, remove func(), ok bool, err error) {
+	p, ok := planInputs(paths, opts, minEvents)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	p.root, remove, err = TempCache(cacheDir)
+	if err != nil {
+		return nil, nil, false, nil // nowhere to write it: the whole read
+	}
+	p.entry = filepath.Join(p.root, p.key)
+	rk, ok, err = p.load(ctx, paths, opts, annotation)
+	if !ok || err != nil {
+		remove()
+		return nil, nil, ok, err
+	}
+	return rk, remove, true, nil
+}
+
+// load builds the entry and reads it rank by rank (LoadRankedCold).
+func (p *coldPlan) load(ctx context.Context, paths []string, opts source.Options, annotation func(name string) bool) (Ranked, bool, error) {
 	warnSkips(opts, paths, p.sniffed, p.in.skipped)
 	if err := p.build(ctx, opts); err != nil {
 		if ctx.Err() != nil || errors.Is(err, source.ErrMemoryBudget) {
@@ -79,26 +107,40 @@ type coldPlan struct {
 	format      string       // kineto.Format.Name or nsysFormat
 	files       []string     // the format's files
 	beside      []besideGroup
+	key         string // the entry's name (cacheKey)
 	root, entry string
 	prune       bool // the root is our own: older entries are removed
 	n           int  // shards
 }
 
 // planCold checks the inputs and the cache and estimates the job.
-func planCold(paths []string, opts source.Options, cacheDir string, minEvents int64) (p *coldPlan, ok bool) {
+func planCold(paths []string, opts source.Options, cacheDir string, minEvents int64) (*coldPlan, bool) {
+	p, ok := planInputs(paths, opts, minEvents)
+	if !ok {
+		return nil, false
+	}
+	if p.root = cacheRoot(paths[0], cacheDir); p.root == "" {
+		return nil, false
+	}
+	p.entry, p.prune = filepath.Join(p.root, p.key), cacheDir == ""
+	if _, err := os.Stat(p.entry); err == nil {
+		return nil, false // an entry LoadCached reads (or rebuilds)
+	}
+	return p, true
+}
+
+// planInputs checks the inputs and estimates the job; the plan has no
+// place to write the entry yet.
+func planInputs(paths []string, opts source.Options, minEvents int64) (p *coldPlan, ok bool) {
 	in, err := expand(paths)
 	if err != nil || len(in.files) == 0 || len(in.datasets)+len(in.sharded) > 0 {
 		return nil, false
 	}
 	key, err := cacheKey(in.files, opts)
-	root := cacheRoot(paths[0], cacheDir)
-	if err != nil || root == "" {
+	if err != nil {
 		return nil, false
 	}
-	p = &coldPlan{in: in, root: root, entry: filepath.Join(root, key), prune: cacheDir == ""}
-	if _, err := os.Stat(p.entry); err == nil {
-		return nil, false // an entry LoadCached reads (or rebuilds)
-	}
+	p = &coldPlan{in: in, key: key}
 	groups, skipped := sniffAll(in.files, Formats())
 	if p.format = shardFormat(groups); p.format == "" {
 		return nil, false
