@@ -11,8 +11,8 @@ import (
 )
 
 // openRanked reads the inputs rank by rank (Options.ByRank,
-// docs/memory.md) when they are one dataset directory or sharded dataset,
-// or trace files whose dataset cache entry is warm, or trace files of one
+// docs/memory.md) when they are one dataset directory or sharded dataset
+// (that with NCCL logs and NVML samples beside it or not), or trace files whose dataset cache entry is warm, or trace files of one
 // timeline format (with NCCL logs and NVML samples beside them) whose
 // entry it then writes as a sharded dataset (ingest.LoadRankedCold; with
 // NoCache into a temporary directory, openTemp): the Trace's model holds
@@ -21,7 +21,11 @@ import (
 // the whole read is to warn with.
 func openRanked(ctx context.Context, inputs []string, opts Options, src *source.Options) (*Trace, bool, error) {
 	step := analysis.StepAnnotation(opts.StepRegex)
-	rk, ok, err := ingest.LoadRanked(inputs, *src, opts.ByRankMinEvents, step)
+	var rk ingest.Ranked
+	ok, err := coldWarnings(src, func(s source.Options) (ok bool, err error) {
+		rk, ok, err = ingest.LoadRanked(inputs, s, opts.ByRankMinEvents, step)
+		return ok, err
+	})
 	whole := *src
 	full := func(ctx context.Context) (*model.Trace, error) { return ingest.Load(ctx, inputs, whole) }
 	switch {
@@ -60,8 +64,8 @@ func openCold(ctx context.Context, inputs []string, opts Options, src *source.Op
 	return rk, ok, err
 }
 
-// coldWarnings runs a cold read rank by rank with src's warnings counted;
-// when it fell back (ok false), src.Warn is left to say only the others.
+// coldWarnings runs a read rank by rank with src's warnings counted; when
+// it fell back (ok false), src.Warn is left to say only the others.
 func coldWarnings(src *source.Options, read func(cold source.Options) (bool, error)) (bool, error) {
 	said := &saidWarnings{warn: src.Warn, said: map[string]int{}}
 	cold := *src
