@@ -12,13 +12,14 @@ import (
 
 // openRanked reads the inputs rank by rank (Options.ByRank,
 // docs/memory.md) when they are one dataset directory or sharded dataset
-// (that with NCCL logs and NVML samples beside it or not), or trace files whose dataset cache entry is warm, or trace files of one
-// timeline format (with NCCL logs and NVML samples beside them) whose
-// entry it then writes as a sharded dataset (ingest.LoadRankedCold; with
-// NoCache into a temporary directory, openTemp): the Trace's model holds
-// only the cross-rank rows until an analysis needs every event (readAll).
-// ok is false, with nothing read, for other inputs; src.Warn is then what
-// the whole read is to warn with.
+// (the latter also with NCCL logs and NVML samples beside it), or trace
+// files whose dataset cache entry is warm, or trace files of one timeline
+// format (with NCCL logs and NVML samples beside them or not) whose entry
+// it then writes as a sharded dataset (ingest.LoadRankedCold; with NoCache
+// into a temporary directory, openTemp): the Trace's model holds only the
+// cross-rank rows until an analysis needs every event (readAll). ok is
+// false, with nothing read, for other inputs; src.Warn is then what the
+// whole read is to warn with.
 func openRanked(ctx context.Context, inputs []string, opts Options, src *source.Options) (*Trace, bool, error) {
 	step := analysis.StepAnnotation(opts.StepRegex)
 	var rk ingest.Ranked
