@@ -3,7 +3,10 @@ package tpptrace
 import (
 	"bytes"
 	"context"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/ingest"
@@ -11,6 +14,8 @@ import (
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/kinetow"
+	"github.com/tpptrace/tpptrace/samples/ncclw"
+	"github.com/tpptrace/tpptrace/samples/nvmlw"
 )
 
 // datasetOf writes the named scenario as a dataset and returns its folder.
@@ -158,4 +163,116 @@ func mustLookup(t *testing.T, name string) samples.Config {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// TestByRankNoCache: NoCache trace files, with NCCL logs and NVML samples
+// beside them, are read rank by rank from a temporary entry in the cache
+// directory, with the Result of the whole read; Close removes the entry,
+// and a later analysis reads the inputs whole, with the same Result. A
+// read cancelled while the entry is built leaves nothing either, and a job
+// too small to be read rank by rank makes no cache directory. Nothing is
+// written beside the inputs.
+func TestByRankNoCache(t *testing.T) {
+	dir := jobWithBeside(t, "slow-rank")
+	before := filesUnder(t, dir)
+	_, want := analyzed(t, []string{dir}, Options{NoCache: true}, AnalyzeOptions{})
+	for _, given := range []bool{true, false} { // CacheDir given; "": $TPPTRACE_CACHE
+		cache := t.TempDir()
+		opts := Options{NoCache: true, ByRank: true}
+		if given {
+			opts.CacheDir = cache
+		} else {
+			t.Setenv(ingest.CacheEnv, filepath.Join(cache, "not", "yet")) // made, then removed
+		}
+		tr, err := Open(context.Background(), []string{dir}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.ranked == nil || tr.Model().Events.Len() >= tr.EventCount() {
+			t.Fatalf("CacheDir %v: NoCache was not read rank by rank", given)
+		}
+		if n := len(globOf(t, cache, "*", "*", ingest.TempPrefix+"*", "*", "shard=*")) + len(globOf(t, cache, ingest.TempPrefix+"*", "*", "shard=*")); n == 0 {
+			t.Errorf("CacheDir %v: no temporary entry while the trace is open", given)
+		}
+		got, err := tr.Analyze(context.Background(), AnalyzeOptions{})
+		if err != nil || !bytes.Equal(jsonOf(t, got), jsonOf(t, want)) {
+			t.Errorf("CacheDir %v: the NoCache Result read rank by rank differs from the whole one (%v)", given, err)
+		}
+		tr.Close()
+		if left := globOf(t, cache, "*"); len(left) > 0 {
+			t.Errorf("CacheDir %v: NoCache left %q in the cache", given, left)
+		}
+		again, err := tr.Analyze(context.Background(), AnalyzeOptions{})
+		if err != nil || tr.ranked != nil || !bytes.Equal(jsonOf(t, again), jsonOf(t, want)) {
+			t.Errorf("CacheDir %v: an analysis after Close differs or failed (%v)", given, err)
+		}
+	}
+	cache := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Open(ctx, []string{dir}, Options{NoCache: true, ByRank: true, CacheDir: cache}); err == nil {
+		t.Error("a cancelled NoCache read rank by rank did not fail")
+	}
+	if left := globOf(t, cache, "*"); len(left) > 0 {
+		t.Errorf("a cancelled NoCache read left %q in the cache", left)
+	}
+	none := filepath.Join(t.TempDir(), "none")
+	t.Setenv(ingest.CacheEnv, none)
+	if tr, _ := analyzed(t, []string{dir}, Options{NoCache: true, ByRank: true, ByRankMinEvents: 1 << 40}, AnalyzeOptions{}); tr.ranked != nil {
+		t.Error("a NoCache job under ByRankMinEvents was read rank by rank")
+	}
+	if _, err := os.Stat(none); err == nil {
+		t.Error("a NoCache job read whole made the cache directory")
+	}
+	if after := filesUnder(t, dir); !slices.Equal(after, before) {
+		t.Errorf("NoCache wrote beside the inputs: %d files before, %d after", len(before), len(after))
+	}
+}
+
+// jobWithBeside writes the scenario as Kineto traces, with its NCCL logs
+// and NVML samples in nccl/ and nvml/, into a new folder.
+func jobWithBeside(t *testing.T, name string) string {
+	t.Helper()
+	job, err := samples.Simulate(mustLookup(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "job")
+	if err := kinetow.WriteDir(dir, job); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ncclw.WriteLogs(filepath.Join(dir, "nccl"), job); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "nvml"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nvmlw.Write(filepath.Join(dir, "nvml"), job); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// globOf is filepath.Glob of the pattern's parts joined under dir.
+func globOf(t *testing.T, dir string, parts ...string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(append([]string{dir}, parts...)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// filesUnder lists every path under dir.
+func filesUnder(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+		out = append(out, p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

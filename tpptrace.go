@@ -38,10 +38,11 @@ type Options struct {
 	Progress func(done, total int64)
 	// ByRank reads an input that is one dataset directory (sharded or
 	// not), or trace files whose dataset cache entry is warm, rank by
-	// rank; trace files of one timeline format (Kineto, or nsys exports)
-	// without an entry have it written first as a sharded dataset, one
-	// shard of about ingest.ShardEvents events after another, unless
-	// NoCache (which reads them whole):
+	// rank; trace files of one timeline format (Kineto, or nsys exports),
+	// with NCCL logs and NVML samples beside them or not, without an entry
+	// have it written first as a sharded dataset, one shard of about
+	// ingest.ShardEvents events after another (with NoCache into a
+	// temporary directory that Close removes):
 	// Analyze then holds every rank's events for the cross-rank steps
 	// only, and one rank's whole events at a time (per core) for the rest,
 	// so that its memory grows with the largest rank (docs/memory.md).

@@ -24,6 +24,7 @@ type Trace struct {
 	ranked analysis.RankSource
 	events int
 	full   func(context.Context) (*model.Trace, error) // reads every event of the same inputs
+	drop   func()                                      // removes the temporary entry ranked reads (NoCache); nil: none
 }
 
 // Model is the normalized trace, nil when the inputs were a Result file or
@@ -47,10 +48,17 @@ func (t *Trace) EventCount() int {
 }
 
 // Close waits until the dataset cache entry that Open began writing is
-// written (a failure is a warning on Options.Warn). The Trace stays usable.
+// written (a failure is a warning on Options.Warn), and removes the
+// temporary entry of a trace read rank by rank with Options.NoCache. The
+// Trace stays usable (such a trace reads its inputs again, whole, when
+// next analysed).
 func (t *Trace) Close() error {
-	if t != nil && t.wait != nil {
+	if t == nil {
+		return nil
+	}
+	if t.wait != nil {
 		t.wait()
 	}
+	t.release()
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/kineto"
+	"github.com/tpptrace/tpptrace/ingest/nccl/ncclog"
+	"github.com/tpptrace/tpptrace/ingest/nvml"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
 )
@@ -39,10 +41,13 @@ var cacheManifest = dataset.Manifest{Tool: "tpptrace (cache)", Fast: true}
 
 // LoadRankedCold is LoadRankedCached of an entry not written yet: when
 // paths are trace files of one timeline format IngestShard reads (Kineto
-// traces, or nsys exports), and nothing else, of at least minEvents events
-// as their sizes estimate them, it writes their cache entry as a sharded
+// traces, or nsys exports), of at least minEvents events as their sizes
+// estimate them, with nothing else beside them but NCCL logs and NVML
+// samples (besideFormats), it writes their cache entry as a sharded
 // dataset of about ShardEvents events a shard, read one shard after
-// another, and reads that rank by rank (ShardedRanked). Warnings and
+// another, and the logs and samples, read whole, as one dataset each
+// beside the shards (BesideDir), and reads that rank by rank
+// (ShardedRanked, whose Model merges them as Load does). Warnings and
 // progress are those of Load. ok is false, with nothing read, for other
 // inputs, and also when building the entry failed for another reason than
 // ctx or the memory budget (LoadCached then reads the inputs whole, and
@@ -52,6 +57,34 @@ func LoadRankedCold(ctx context.Context, paths []string, opts source.Options, ca
 	if !ok {
 		return nil, false, nil
 	}
+	return p.load(ctx, paths, opts, annotation)
+}
+
+// LoadRankedTemp is LoadRankedCold for a run that keeps no cache: the
+// entry is written in a temporary directory (TempCache in cacheDir), made
+// only once the inputs are found to qualify; remove deletes it, and the
+// caller calls it once it no longer reads the Ranked. When ok is false or
+// err is not nil, nothing is left and remove is nil.
+func LoadRankedTemp(ctx context.Context, paths []string, opts source.Options, cacheDir string, minEvents int64, annotation func(name string) bool) (rk Ranked, remove func(), ok bool, err error) {
+	p, ok := planInputs(paths, opts, minEvents)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	p.root, remove, err = TempCache(cacheDir)
+	if err != nil {
+		return nil, nil, false, nil // nowhere to write it: the whole read
+	}
+	p.entry = filepath.Join(p.root, p.key)
+	rk, ok, err = p.load(ctx, paths, opts, annotation)
+	if !ok || err != nil {
+		remove()
+		return nil, nil, ok, err
+	}
+	return rk, remove, true, nil
+}
+
+// load builds the entry and reads it rank by rank (LoadRankedCold).
+func (p *coldPlan) load(ctx context.Context, paths []string, opts source.Options, annotation func(name string) bool) (Ranked, bool, error) {
 	warnSkips(opts, paths, p.sniffed, p.in.skipped)
 	if err := p.build(ctx, opts); err != nil {
 		if ctx.Err() != nil || errors.Is(err, source.ErrMemoryBudget) {
@@ -73,6 +106,8 @@ type coldPlan struct {
 	sniffed     []model.Skip // the inputs no format claims
 	format      string       // kineto.Format.Name or nsysFormat
 	files       []string     // the format's files
+	beside      []besideGroup
+	key         string // the entry's name (cacheKey)
 	root, entry string
 	prune       bool // the root is our own: older entries are removed
 	n           int  // shards
@@ -80,21 +115,37 @@ type coldPlan struct {
 
 // planCold checks the inputs and the cache and estimates the job.
 func planCold(paths []string, opts source.Options, cacheDir string, minEvents int64) (*coldPlan, bool) {
+	p, ok := planInputs(paths, opts, minEvents)
+	if !ok {
+		return nil, false
+	}
+	if p.root = cacheRoot(paths[0], cacheDir); p.root == "" {
+		return nil, false
+	}
+	p.entry, p.prune = filepath.Join(p.root, p.key), cacheDir == ""
+	if _, err := os.Stat(p.entry); err == nil {
+		return nil, false // an entry LoadCached reads (or rebuilds)
+	}
+	return p, true
+}
+
+// planInputs checks the inputs and estimates the job; the plan has no
+// place to write the entry yet.
+func planInputs(paths []string, opts source.Options, minEvents int64) (p *coldPlan, ok bool) {
 	in, err := expand(paths)
 	if err != nil || len(in.files) == 0 || len(in.datasets)+len(in.sharded) > 0 {
 		return nil, false
 	}
 	key, err := cacheKey(in.files, opts)
-	root := cacheRoot(paths[0], cacheDir)
-	if err != nil || root == "" {
+	if err != nil {
 		return nil, false
 	}
-	p := &coldPlan{in: in, root: root, entry: filepath.Join(root, key), prune: cacheDir == ""}
-	if _, err := os.Stat(p.entry); err == nil {
-		return nil, false // an entry LoadCached reads (or rebuilds)
-	}
+	p = &coldPlan{in: in, key: key}
 	groups, skipped := sniffAll(in.files, Formats())
-	if p.format = shardFormat(groups); p.format == "" || len(groups) != 1 {
+	if p.format = shardFormat(groups); p.format == "" {
+		return nil, false
+	}
+	if p.beside, ok = besideGroups(groups, p.format); !ok {
 		return nil, false
 	}
 	p.files, p.sniffed = groups[p.format], skipped.Skipped
@@ -104,6 +155,36 @@ func planCold(paths []string, opts source.Options, cacheDir string, minEvents in
 	}
 	p.n = int(min(max((est+shardEvents-1)/shardEvents, 1), int64(len(p.files))))
 	return p, true
+}
+
+// besideFormats are the formats a cold read rank by rank reads whole
+// beside the timeline's shards: they hold no events (ranks, communicators,
+// GPU samples), so that merging them into the cross-rank rows (the
+// ShardedRanked's Model) is merging them into every event (Load).
+var besideFormats = map[string]bool{ncclog.Format.Name: true, nvml.Formats[0].Name: true}
+
+// besideGroup is one beside format and its files.
+type besideGroup struct {
+	format source.Format
+	files  []string
+}
+
+// besideGroups lists the groups other than the timeline format's, in the
+// order Load reads them (Formats); ok is false when one is not of
+// besideFormats.
+func besideGroups(groups map[string][]string, timeline string) ([]besideGroup, bool) {
+	var out []besideGroup
+	for _, f := range Formats() {
+		files := groups[f.Name]
+		switch {
+		case len(files) == 0 || f.Name == timeline:
+		case !besideFormats[f.Name]:
+			return nil, false
+		default:
+			out = append(out, besideGroup{f, files})
+		}
+	}
+	return out, true
 }
 
 // estimateEvents is the number of events files of format hold, as their
@@ -151,8 +232,33 @@ func uncompressedSize(path string) int64 {
 // the entry once complete (commitEntry), then prunes older entries.
 func (p *coldPlan) build(ctx context.Context, opts source.Options) error {
 	return storeEntry(p.root, p.entry, p.prune, func(tmp string) error {
-		return p.writeShards(ctx, tmp, opts)
+		if err := p.writeShards(ctx, tmp, opts); err != nil {
+			return err
+		}
+		return p.writeBeside(ctx, tmp, opts)
 	})
+}
+
+// writeBeside reads each beside format's files whole, after the timeline
+// as Load reads them, and writes them as dataset BesideDir(tmp, i). A
+// reader's failure fails the build: the whole read says it.
+func (p *coldPlan) writeBeside(ctx context.Context, tmp string, opts source.Options) error {
+	for i, g := range p.beside {
+		t, err := g.format.Read(ctx, g.files, opts)
+		if err == nil {
+			err = source.CheckMemory(opts.MaxMemory)
+		}
+		if err == nil && t.Events.Len() > 0 {
+			err = fmt.Errorf("%d events", t.Events.Len())
+		}
+		if err == nil {
+			err = dataset.Write(BesideDir(tmp, i), absolute(t), cacheManifest)
+		}
+		if err != nil {
+			return fmt.Errorf("%s beside the shards: %w", g.format.Name, err)
+		}
+	}
+	return nil
 }
 
 // writeShards reads and writes shard 0..n-1 in turn, each read in parallel

@@ -14,34 +14,43 @@ import (
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
+	"github.com/tpptrace/tpptrace/samples/ncclw"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
+	"github.com/tpptrace/tpptrace/samples/nvmlw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
 
 // TestColdRankedEqualsWhole: a cold read rank by rank (LoadRankedCold)
-// writes the cache entry as a sharded dataset, shard after shard, and
-// gives the Result of the whole read; then the warm entry gives it too,
-// read rank by rank (LoadRankedCached) and whole (LoadCached).
+// writes the cache entry as a sharded dataset, shard after shard, with the
+// NCCL logs and NVML samples beside the traces as datasets beside the
+// shards, and gives the Result of the whole read; then the warm entry
+// gives it too, read rank by rank (LoadRankedCached) and whole
+// (LoadCached).
 func TestColdRankedEqualsWhole(t *testing.T) {
 	cases := []struct {
 		scenario, dialect string
 		nsys              *nsysw.Options // nil: Kineto traces
 		shardEvents       int64
+		beside            []string // "nccl-log", "nvml": written beside the traces
 	}{
-		{"big-64", "", nil, 30_000},
-		{"default", samples.DialectMegatron, nil, 2_000},
-		{"default", samples.DialectPipelining, nil, 2_000},
-		{"default", samples.DialectKernelOnly, nil, 2_000},
-		{"default", "", &nsysw.Options{}, 1_000},
-		{"default", "", &nsysw.Options{Dialect: nsysw.DialectReal}, 1_000}, // communicator hashes only
+		{"big-64", "", nil, 30_000, nil},
+		{"big-64", "", nil, 30_000, []string{"nccl-log", "nvml"}},
+		{"default", samples.DialectMegatron, nil, 2_000, nil},
+		{"default", samples.DialectPipelining, nil, 2_000, nil},
+		{"default", samples.DialectKernelOnly, nil, 2_000, nil},
+		{"default", "", nil, 2_000, []string{"nccl-log"}},
+		{"default", "", nil, 2_000, []string{"nvml"}},
+		{"default", "", &nsysw.Options{}, 1_000, nil},
+		{"default", "", &nsysw.Options{}, 1_000, []string{"nccl-log", "nvml"}},
+		{"default", "", &nsysw.Options{Dialect: nsysw.DialectReal}, 1_000, nil}, // communicator hashes only
 	}
 	for _, c := range cases {
 		format := "kineto"
 		if c.nsys != nil {
 			format = "nsys-" + string(c.nsys.Dialect)
 		}
-		t.Run(fmt.Sprintf("%s-%s-%s", c.scenario, c.dialect, format), func(t *testing.T) {
-			dir := coldJob(t, c.scenario, c.dialect, c.nsys)
+		t.Run(fmt.Sprintf("%s-%s-%s%s", c.scenario, c.dialect, format, strings.Join(append([]string{""}, c.beside...), "+")), func(t *testing.T) {
+			dir := coldJob(t, c.scenario, c.dialect, c.nsys, c.beside...)
 			want := resultJSON(t, dir)
 			defer ingest.SetShardEvents(c.shardEvents)()
 			cache := t.TempDir()
@@ -51,6 +60,10 @@ func TestColdRankedEqualsWhole(t *testing.T) {
 			if n := shardsIn(t, cache); n < 2 {
 				t.Fatalf("the cache entry holds %d shards, want several", n)
 			}
+			if n := besideIn(t, cache); n != len(c.beside) {
+				t.Fatalf("the cache entry holds %d datasets beside the shards, want %d", n, len(c.beside))
+			}
+			sameTables(t, dir, cache)
 			if _, ok, _ := ingest.LoadRankedCold(context.Background(), []string{dir}, source.Options{}, cache, 0, nil); ok {
 				t.Error("LoadRankedCold rebuilt a warm entry")
 			}
@@ -134,20 +147,46 @@ func TestColdRankedSmallJob(t *testing.T) {
 }
 
 // coldJob writes a generated job, as Kineto traces or nsys exports, into
-// a new folder.
-func coldJob(t *testing.T, scenario, dialect string, nsys *nsysw.Options) string {
+// a new folder, with its NCCL logs (in nccl/) and NVML samples (in nvml/)
+// when beside names "nccl-log" and "nvml".
+func coldJob(t *testing.T, scenario, dialect string, nsys *nsysw.Options, beside ...string) string {
 	t.Helper()
 	cfg := sampletest.Config(t, scenario)
 	cfg.Dialect = dialect
 	job := sampletest.Simulate(t, cfg)
+	var dir string
 	if nsys == nil {
-		return sampletest.KinetoDir(t, job)
+		dir = sampletest.KinetoDir(t, job)
+	} else {
+		dir = t.TempDir()
+		if _, err := nsysw.WriteDir(dir, job, *nsys); err != nil {
+			t.Fatal(err)
+		}
 	}
-	dir := t.TempDir()
-	if _, err := nsysw.WriteDir(dir, job, *nsys); err != nil {
-		t.Fatal(err)
-	}
+	writeBeside(t, dir, job, beside)
 	return dir
+}
+
+// writeBeside writes the job's NCCL logs and NVML samples into dir/nccl
+// and dir/nvml, as beside names them.
+func writeBeside(t *testing.T, dir string, job *samples.Job, beside []string) {
+	t.Helper()
+	for _, b := range beside {
+		var err error
+		switch b {
+		case "nccl-log":
+			_, err = ncclw.WriteLogs(filepath.Join(dir, "nccl"), job)
+		case "nvml":
+			if err = os.MkdirAll(filepath.Join(dir, "nvml"), 0o755); err == nil {
+				_, err = nvmlw.Write(filepath.Join(dir, "nvml"), job)
+			}
+		default:
+			err = fmt.Errorf("unknown beside format %q", b)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // coldRankedJSON is the Result of LoadRankedCold and AnalyzeRanks.
@@ -158,6 +197,30 @@ func coldRankedJSON(t *testing.T, dir, cache string, opts source.Options) []byte
 		t.Fatalf("LoadRankedCold: ok %v, %v", ok, err)
 	}
 	return analyzeRanked(t, rk)
+}
+
+// sameTables checks that the warm entry read rank by rank holds the
+// sources, ranks, communicators and GPU samples of the whole read.
+func sameTables(t *testing.T, dir, cache string) {
+	t.Helper()
+	whole, err := ingest.Load(context.Background(), []string{dir}, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rk, ok := ingest.LoadRankedCached([]string{dir}, source.Options{}, cache, 1, analysis.StepAnnotation(nil))
+	if !ok {
+		t.Fatal("LoadRankedCached did not read the sharded entry")
+	}
+	m := rk.Model()
+	switch {
+	case !slices.Equal(m.Sources, whole.Sources):
+		t.Errorf("sources: %d read rank by rank, %d whole", len(m.Sources), len(whole.Sources))
+	case !slices.Equal(m.Ranks, whole.Ranks):
+		t.Error("the ranks read rank by rank differ from the whole read's")
+	case len(m.Comms) != len(whole.Comms) || len(m.SampleGPUs) != len(whole.SampleGPUs) || m.Samples.Len() != whole.Samples.Len():
+		t.Errorf("communicators, sampled GPUs, samples: %d, %d, %d read rank by rank; %d, %d, %d whole",
+			len(m.Comms), len(m.SampleGPUs), m.Samples.Len(), len(whole.Comms), len(whole.SampleGPUs), whole.Samples.Len())
+	}
 }
 
 func warmRankedJSON(t *testing.T, dir, cache string) []byte {
@@ -186,6 +249,17 @@ func cachedJSON(t *testing.T, dir, cache string) []byte {
 	}
 	res, err := analysis.Analyze(context.Background(), tr, analysis.Options{})
 	return marshalResult(t, res, err)
+}
+
+// besideIn counts the datasets beside the shards of the cache entries in
+// cache.
+func besideIn(t *testing.T, cache string) int {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(cache, "*", "beside=*", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(m)
 }
 
 // shardsIn counts the shards of the cache entries in cache.

@@ -53,6 +53,27 @@ func ShardDir(root string, k int) string {
 	return filepath.Join(root, fmt.Sprintf("shard=%05d", k))
 }
 
+// BesideDir is the i-th dataset beside the shards under root (a cache
+// entry of LoadRankedCold): root/beside=IIIII, the NCCL logs or NVML
+// samples of the job, read whole, merged after the shards' join.
+func BesideDir(root string, i int) string {
+	return filepath.Join(root, fmt.Sprintf("beside=%05d", i))
+}
+
+// readBeside reads the datasets beside the shards under root, in order;
+// none for a sharded dataset of IngestShard.
+func readBeside(root string) ([]*model.Trace, error) {
+	var out []*model.Trace
+	for i := 0; dataset.IsDataset(BesideDir(root, i)); i++ {
+		t, _, err := dataset.Read(BesideDir(root, i))
+		if err != nil {
+			return nil, fmt.Errorf("beside the shards: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
 // IngestShard reads shard k of n of the Kineto traces among paths (the
 // k-th of n contiguous blocks of the sorted files, so that the shards in
 // order hold the files in the order one load reads them), or of the nsys
@@ -174,8 +195,9 @@ func IsSharded(dir string) bool {
 	return len(m) > 0
 }
 
-// readSharded reads every shard under root and joins them; the trailing
-// skip records come back apart, to be listed last as a load lists them.
+// readSharded reads every shard under root and joins them, merging in the
+// datasets beside them (BesideDir) in order; the trailing skip records come
+// back apart, to be listed last as a load lists them.
 func readSharded(root string) (*model.Trace, []model.Skip, error) {
 	metas, err := shardMetas(root)
 	if err != nil {
@@ -196,6 +218,13 @@ func readSharded(root string) (*model.Trace, []model.Skip, error) {
 	t, err := join(traces, metas)
 	if err != nil {
 		return nil, nil, fmt.Errorf("joining the shards of %s: %w", root, err)
+	}
+	beside, err := readBeside(root)
+	if err == nil && len(beside) > 0 {
+		t, err = model.MergeOwned(append([]*model.Trace{t}, beside...)...)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("sharded dataset %s: %w", root, err)
 	}
 	return t, trailing, nil
 }

@@ -43,9 +43,16 @@ type rankRows struct {
 }
 
 // readShardedRanked reads the shards under root rank by rank and joins
-// their cross-rank rows, then merges in the trailing skip records as Load
-// does.
+// their cross-rank rows, then merges in the datasets beside them
+// (BesideDir: no events) and the trailing skip records as Load does.
 func readShardedRanked(root string, annotation func(name string) bool) (*ShardedRanked, error) {
+	return readShardedRankedWith(root, annotation, nil, nil)
+}
+
+// readShardedRankedWith is readShardedRanked that merges the extra parts
+// (no events) after the datasets beside the shards, and skips in place of
+// the shards' trailing skip records (nil: those).
+func readShardedRankedWith(root string, annotation func(name string) bool, extra []*model.Trace, skips []model.Skip) (*ShardedRanked, error) {
 	metas, err := shardMetas(root)
 	if err != nil {
 		return nil, err
@@ -68,8 +75,16 @@ func readShardedRanked(root string, annotation func(name string) bool) (*Sharded
 		join = joinNsys
 	}
 	t, err := join(traces, metas)
+	var beside []*model.Trace
 	if err == nil {
-		t, err = model.MergeOwned(t, &model.Trace{Skipped: trailing})
+		beside, err = readBeside(root)
+	}
+	if skips == nil {
+		skips = trailing
+	}
+	if err == nil {
+		parts := append(append([]*model.Trace{t}, beside...), extra...)
+		t, err = model.MergeOwned(append(parts, &model.Trace{Skipped: skips})...)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("joining the shards of %s: %w", root, err)

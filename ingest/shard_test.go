@@ -190,3 +190,41 @@ func TestShardedRankedWarnsSkips(t *testing.T) {
 		t.Errorf("read rank by rank, warnings %q; read whole, %q", ranked, whole)
 	}
 }
+
+// TestShardedBesideRanked: a sharded dataset given with the job's NCCL
+// logs and NVML samples beside it is read rank by rank (LoadRanked), with
+// the Result of the same inputs read whole; with a file of another format
+// beside it, it is left to the whole read.
+func TestShardedBesideRanked(t *testing.T) {
+	job := sampletest.Job(t, "default")
+	dir := sampletest.KinetoDir(t, job)
+	root := filepath.Join(t.TempDir(), "ds")
+	for k := range 3 {
+		if _, err := ingest.IngestShard(context.Background(), []string{dir}, source.Options{}, k, 3, root, dataset.Manifest{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	side := t.TempDir()
+	writeBeside(t, side, job, []string{"nccl-log", "nvml"})
+	inputs := []string{root, filepath.Join(side, "nccl"), filepath.Join(side, "nvml")}
+	whole, err := ingest.Load(context.Background(), inputs, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := analysis.Analyze(context.Background(), whole, analysis.Options{})
+	want := marshalResult(t, res, err)
+	rk, ok, err := ingest.LoadRanked(inputs, source.Options{}, 0, analysis.StepAnnotation(nil))
+	if err != nil || !ok {
+		t.Fatalf("LoadRanked of a sharded dataset with logs and samples beside: ok %v, %v", ok, err)
+	}
+	if len(rk.Model().SampleGPUs) == 0 || len(rk.Model().Sources) != len(whole.Sources) {
+		t.Errorf("the samples or sources beside were not merged (%d GPUs, %d of %d sources)", len(rk.Model().SampleGPUs), len(rk.Model().Sources), len(whole.Sources))
+	}
+	if got := analyzeRanked(t, rk); !bytes.Equal(got, want) {
+		t.Error("the sharded dataset with logs and samples beside, read rank by rank, differs from the whole read")
+	}
+	other := append(inputs, filepath.Join(dir, "rank-0.pt.trace.json.gz")) // a Kineto trace beside: two timelines
+	if _, ok, _ := ingest.LoadRanked(other, source.Options{}, 0, nil); ok {
+		t.Error("a sharded dataset with a trace file beside it was read rank by rank")
+	}
+}

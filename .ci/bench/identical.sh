@@ -7,7 +7,7 @@
 # set of generated jobs (every scenario of 'samples list' that is quick, each
 # dialect of the default scenario, nsys, nsys-real, NCCL logs and NVML beside
 # Kineto, the 64-rank big-64 job, a 2-shard dataset of it and datasets read rank
-# by rank) it runs
+# by rank, and --no-cache trace files read rank by rank) it runs
 # 'analyze --json --no-cache' with both binaries, from the cache too (a cold
 # run, then a warm one), and 'breakdown --json', and compares the outputs byte
 # for byte (the Result's "tool" line aside, which names the binary's version).
@@ -93,7 +93,21 @@ newargs=$ranked
 same "big-64 2 shards${ranked:+ (new: by rank)}" analyze --json "$work/big.ds"
 same "big-64 dataset${ranked:+ (new: by rank)}" analyze --json "$work/big.one"
 same "big-64 dataset whatif" analyze --json --whatif "$work/big.one"
+# --no-cache of trace files, with NCCL logs and NVML samples beside or not,
+# and a sharded dataset with them beside: the new binary reads them rank by
+# rank (the trace files from a temporary cache entry).
+newargs=$ranked
+same "default kineto+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/nccl" "$work/mixed/nvml"
+same "default nsys+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed/nsys" "$work/mixed/nccl" "$work/mixed/nvml"
+same "big-64 --no-cache${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/big"
+"$old" ingest --shard 0/2 "$work/mixed"/*.gz -o "$work/mixed.ds" >/dev/null 2>&1
+"$old" ingest --shard 1/2 "$work/mixed"/*.gz -o "$work/mixed.ds" >/dev/null 2>&1
+same "default 2 shards+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.ds" "$work/mixed/nccl" "$work/mixed/nvml"
 newargs=
+if [ -n "$(find "$XDG_CACHE_HOME" -name '.nocache-*' 2>/dev/null)" ]; then
+	printf 'FAILED  --no-cache left a temporary cache entry\n'
+	fail=1
+fi
 for sc in p2p-nometa cut-last-step; do
 	job "$sc" --scenario "$sc"
 	"$old" ingest "$work/$sc" -o "$work/$sc.ds" >/dev/null 2>&1
