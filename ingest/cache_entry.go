@@ -78,10 +78,10 @@ func warnSkippedFiles(t *model.Trace, given []string, opts source.Options) {
 	}
 }
 
-// commitEntry has write fill a partial directory beside entry, syncs it
-// and renames it to entry. Source paths are stored absolute (absolute), so
-// that an entry does not depend on the working directory of the run that
-// wrote it.
+// commitEntry has write fill a partial directory beside entry and sync it
+// (storeEntry, storeSynced), and renames it to entry. Source paths are
+// stored absolute (absolute), so that an entry does not depend on the
+// working directory of the run that wrote it.
 func commitEntry(root, entry string, write func(tmp string) error) error {
 	tmp, err := os.MkdirTemp(root, partialPrefix+filepath.Base(entry)+"-")
 	if err != nil {
@@ -89,9 +89,6 @@ func commitEntry(root, entry string, write func(tmp string) error) error {
 	}
 	defer os.RemoveAll(tmp) // gone after the rename; cleans up after a failure
 	if err := write(tmp); err != nil {
-		return err
-	}
-	if err := syncTree(tmp); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, entry); err != nil {
