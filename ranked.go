@@ -36,11 +36,15 @@ func openRanked(ctx context.Context, inputs []string, opts Options, src *source.
 }
 
 // openCached reads the warm cache entry of the inputs rank by rank, or
-// builds it (LoadRankedCold). When that fell back, src.Warn leaves out the
-// warnings already said, once each: the whole read says them again.
+// builds it (LoadRankedCold) unless their sizes say they are too small for
+// that (ingest.MayHoldEvents). When that fell back, src.Warn leaves out
+// the warnings already said, once each: the whole read says them again.
 func openCached(ctx context.Context, inputs []string, opts Options, src *source.Options, step func(string) bool) (ingest.Ranked, bool, error) {
 	if rk, ok := ingest.LoadRankedCached(inputs, *src, opts.CacheDir, opts.ByRankMinEvents, step); ok {
 		return rk, true, nil
+	}
+	if !ingest.MayHoldEvents(inputs, opts.ByRankMinEvents) {
+		return nil, false, nil
 	}
 	said := &saidWarnings{warn: src.Warn, said: map[string]int{}}
 	cold := *src
