@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 )
 
 // liveMetric is the heap marked live by the last collection.
@@ -42,12 +43,38 @@ func Percent(percent int, floor, live uint64) int {
 // itself), for the life of the process.
 func Start(percent int, floor uint64) {
 	t := &tuner{percent: percent, floor: floor, sample: []metrics.Sample{{Name: liveMetric}}}
+	mu.Lock()
+	active = t
+	mu.Unlock()
 	t.adjust()
 	t.arm()
 }
 
+// Lower brings the floor of the tuner Start started down to at most max
+// (none started: nothing to do). A --max-memory budget lowers it to half
+// the budget: the live heap a budget is checked against is what the last
+// collection marked, and under the floor no collection marks anything.
+func Lower(max uint64) {
+	mu.Lock()
+	t := active
+	mu.Unlock()
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.floor = min(t.floor, max)
+	t.mu.Unlock()
+	t.adjust()
+}
+
+var (
+	mu     sync.Mutex
+	active *tuner // the tuner Start started, nil before
+)
+
 type tuner struct {
 	percent int
+	mu      sync.Mutex // guards floor and sample, from Lower and the finalizer
 	floor   uint64
 	sample  []metrics.Sample
 }
@@ -67,6 +94,8 @@ func (t *tuner) arm() {
 
 // adjust sets GOGC for the live heap the last collection marked.
 func (t *tuner) adjust() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	metrics.Read(t.sample)
 	var live uint64
 	if t.sample[0].Value.Kind() == metrics.KindUint64 {

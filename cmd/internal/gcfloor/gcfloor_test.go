@@ -38,7 +38,8 @@ func TestPercent(t *testing.T) {
 
 // TestStartSkipsSmallCollections: allocating 24 MiB of short-lived
 // garbage collects at most once with a 64 MiB floor, where GOGC=50 alone
-// collects many times; and past the floor the tuner hands GOGC back.
+// collects many times; lowered (Lower), it collects as often as GOGC=50;
+// and past the floor the tuner hands GOGC back.
 func TestStartSkipsSmallCollections(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	count := func() uint32 {
@@ -51,11 +52,20 @@ func TestStartSkipsSmallCollections(t *testing.T) {
 		return ms.NumGC - before
 	}
 	debug.SetGCPercent(50)
+	Lower(0) // no tuner yet: nothing changes
+	if got := debug.SetGCPercent(50); got != 50 {
+		t.Fatalf("Lower without a tuner set GOGC to %d", got)
+	}
 	plain := count()
 	Start(50, 64<<20)
 	floored := count()
 	if plain < 4 || floored > 1 {
 		t.Errorf("collections while allocating 24 MiB: GOGC=50 %d (want ≥ 4), with the floor %d (want ≤ 1)", plain, floored)
+	}
+	Lower(1 << 20) // a budget of 2 MiB: GOGC=50 as without a floor
+	lowered := count()
+	if lowered < 4 {
+		t.Errorf("collections while allocating 24 MiB with the floor lowered to 1 MiB: %d, want ≥ 4 (GOGC=50 alone: %d)", lowered, plain)
 	}
 	keep := make([][]byte, 0, 1<<10)
 	for range 100 {
