@@ -17,11 +17,12 @@ import (
 const gcPercent = 50
 
 // gcFloor is the heap goal below which the binary does not collect
-// (gcfloor): a cold analyze of the 64-rank job collected 56 times, most
-// under 20 MiB live, for about a fifth of its CPU; with the floor a few
-// times, at the same peak RSS (its goal passes 64 MiB anyway). A job whose
-// goal stays under the floor peaks at it (64 MiB of heap) instead.
-const gcFloor = 64 << 20
+// (gcfloor): a cold analyze of the 64-rank job collected 50 times, most
+// under 20 MiB live, for 73–95 CPU-ms of marking; with the floor 12–14
+// times for 15–27 (64 MiB: 8–9 times, 13–25 ms, but 20 MB more peak RSS
+// with --no-cache). A job whose heap goal stays under the floor grows to
+// it (48 MiB of heap) instead; --max-memory lowers it (cli's memFlag).
+const gcFloor = 48 << 20
 
 func main() {
 	if os.Getenv("GOGC") == "" {

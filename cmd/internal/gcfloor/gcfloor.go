@@ -4,7 +4,7 @@
 //
 // Go's own floor is 4 MiB × GOGC/100 (2 MiB at the binary's GOGC=50), so a
 // process whose heap grows from nothing to tens of MiB collects dozens of
-// times on the way (56 collections in a cold analyze of the 64-rank job,
+// times on the way (50 collections in a cold analyze of the 64-rank job,
 // most of them under 20 MiB live). With a floor the small heaps are not
 // collected at all, and the large ones exactly as before: the goal is
 // max(Floor, live × (1 + percent/100)), so the peak grows only for a heap
