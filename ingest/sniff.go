@@ -62,6 +62,9 @@ func sniffEach(files []string, formats []source.Format) []sniffed {
 				if out[i].err == nil {
 					out[i].name = sniff(files[i], out[i].head, formats)
 				}
+				if out[i].name != "" {
+					out[i].head = nil // only an unclaimed file's head is looked at again
+				}
 			}
 		})
 	}

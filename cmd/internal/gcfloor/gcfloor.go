@@ -1,5 +1,5 @@
 // Package gcfloor runs the collector at a GOGC percentage with a floor
-// under the heap goal: the heap may grow to at least Floor bytes before a
+// under the heap goal: the heap may grow to at least floor bytes before a
 // collection, and past that percent more than was live at the last one.
 //
 // Go's own floor is 4 MiB × GOGC/100 (2 MiB at the binary's GOGC=50), so a
@@ -7,7 +7,7 @@
 // times on the way (50 collections in a cold analyze of the 64-rank job,
 // most of them under 20 MiB live). With a floor the small heaps are not
 // collected at all, and the large ones exactly as before: the goal is
-// max(Floor, live × (1 + percent/100)), so the peak grows only for a heap
+// max(floor, live × (1 + percent/100)), so the peak grows only for a heap
 // whose goal would stay under the floor, and then to the floor at most.
 // Floors are meant in MiB to GiB (under a PiB: the arithmetic is in
 // uint64).
