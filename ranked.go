@@ -54,9 +54,13 @@ func openCached(ctx context.Context, inputs []string, opts Options, src *source.
 }
 
 // openCold builds the cache entry of the inputs and reads it rank by rank
-// (LoadRankedCold). When that fell back, src.Warn leaves out the warnings
-// already said, once each: the whole read says them again.
+// (LoadRankedCold), unless their sizes say they are too small for that
+// (ingest.MayHoldEvents). When that fell back, src.Warn leaves out the
+// warnings already said, once each: the whole read says them again.
 func openCold(ctx context.Context, inputs []string, opts Options, src *source.Options, step func(string) bool) (ingest.Ranked, bool, error) {
+	if !ingest.MayHoldEvents(inputs, opts.ByRankMinEvents) {
+		return nil, false, nil
+	}
 	var rk ingest.Ranked
 	ok, err := coldWarnings(src, func(cold source.Options) (ok bool, err error) {
 		rk, ok, err = ingest.LoadRankedCold(ctx, inputs, cold, opts.CacheDir, opts.ByRankMinEvents, step)
@@ -83,6 +87,9 @@ func coldWarnings(src *source.Options, read func(cold source.Options) (bool, err
 // reads it (Close, or readAll), or at once when the read failed or fell
 // back; the whole read reads the inputs again, without a cache.
 func openTemp(ctx context.Context, inputs []string, opts Options, src *source.Options, step func(string) bool) (*Trace, bool, error) {
+	if !ingest.MayHoldEvents(inputs, opts.ByRankMinEvents) {
+		return nil, false, nil
+	}
 	var rk ingest.Ranked
 	var remove func()
 	ok, err := coldWarnings(src, func(cold source.Options) (ok bool, err error) {

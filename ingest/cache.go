@@ -146,16 +146,31 @@ func cacheRoot(first, given string) string {
 }
 
 // writeCache writes entry (atomically: cache_entry.go) and, when the root
-// is our own (prune), removes the older entries in it.
+// is our own (prune), removes the older entries in it. The dataset's files
+// are synced as each is written (dataset.Manifest.Sync), so that the wait
+// for the disk overlaps the rest of the write instead of following it.
 func writeCache(root, entry string, t *model.Trace, prune bool) error {
-	return storeEntry(root, entry, prune, func(tmp string) error {
-		return dataset.Write(tmp, absolute(t), cacheManifest)
+	m := cacheManifest
+	m.Sync = true
+	return storeSynced(root, entry, prune, func(tmp string) error {
+		return dataset.Write(tmp, absolute(t), m)
 	})
 }
 
-// storeEntry makes root, writes entry through write (commitEntry) and,
-// when prune, removes the older entries in root.
+// storeEntry makes root, writes entry through write, syncs what it wrote
+// (commitEntry) and, when prune, removes the older entries in root.
 func storeEntry(root, entry string, prune bool, write func(tmp string) error) error {
+	return storeSynced(root, entry, prune, func(tmp string) error {
+		if err := write(tmp); err != nil {
+			return err
+		}
+		return syncTree(tmp)
+	})
+}
+
+// storeSynced is storeEntry of a write that leaves every file and
+// directory it made synced.
+func storeSynced(root, entry string, prune bool, write func(tmp string) error) error {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return err
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
@@ -76,10 +78,10 @@ func warnSkippedFiles(t *model.Trace, given []string, opts source.Options) {
 	}
 }
 
-// commitEntry has write fill a partial directory beside entry, syncs it
-// and renames it to entry. Source paths are stored absolute (absolute), so
-// that an entry does not depend on the working directory of the run that
-// wrote it.
+// commitEntry has write fill a partial directory beside entry and sync it
+// (storeEntry, storeSynced), and renames it to entry. Source paths are
+// stored absolute (absolute), so that an entry does not depend on the
+// working directory of the run that wrote it.
 func commitEntry(root, entry string, write func(tmp string) error) error {
 	tmp, err := os.MkdirTemp(root, partialPrefix+filepath.Base(entry)+"-")
 	if err != nil {
@@ -87,9 +89,6 @@ func commitEntry(root, entry string, write func(tmp string) error) error {
 	}
 	defer os.RemoveAll(tmp) // gone after the rename; cleans up after a failure
 	if err := write(tmp); err != nil {
-		return err
-	}
-	if err := syncTree(tmp); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, entry); err != nil {
@@ -178,15 +177,31 @@ func stalePartial(d fs.DirEntry) bool {
 	return err == nil && time.Since(info.ModTime()) > time.Hour
 }
 
-// syncTree fsyncs every file under dir and the directories themselves.
+// syncTree fsyncs every file under dir and the directories themselves,
+// syncers at a time: one after another, each fsync waits for its own
+// journal commit (4 ms or more each on a busy disk, most of a cold run's
+// wait at exit for the cache entry), where fsyncs in flight together share
+// commits.
 func syncTree(dir string) error {
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		return syncDir(p) // opening read-only and syncing works for files and directories
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		paths = append(paths, p)
+		return err
 	})
+	if err != nil {
+		return err
+	}
+	var g errgroup.Group
+	g.SetLimit(syncers)
+	for _, p := range paths {
+		g.Go(func() error { return syncDir(p) }) // opening read-only and syncing works for files and directories
+	}
+	return g.Wait()
 }
+
+// syncers is how many fsyncs syncTree keeps in flight: they wait on the
+// disk, not a core, each on a thread of its own.
+const syncers = 16
 
 func syncDir(p string) error {
 	f, err := os.Open(p)

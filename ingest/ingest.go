@@ -132,3 +132,25 @@ func warnSkips(opts source.Options, given []string, sniffed, walked []model.Skip
 		}
 	}
 }
+
+// MayHoldEvents reports whether trace files among paths could hold
+// minEvents events as LoadRankedCold estimates them: their uncompressed
+// sizes at the fewest bytes an event of any format it reads takes. No
+// means LoadRankedCold would not build an entry for paths, so a caller
+// that falls back to LoadCached may skip it (and its sniffing of every
+// file). A path that cannot be expanded says yes: the read says what is
+// wrong.
+func MayHoldEvents(paths []string, minEvents int64) bool {
+	if minEvents <= 0 {
+		return true
+	}
+	in, err := expand(paths)
+	if err != nil {
+		return true
+	}
+	var sum int64
+	for _, f := range in.files {
+		sum += uncompressedSize(f)
+	}
+	return sum/min(KinetoBytesPerEvent, NsysBytesPerEvent) >= minEvents
+}

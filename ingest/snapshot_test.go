@@ -31,3 +31,34 @@ func TestSnapshotIsolated(t *testing.T) {
 		t.Fatal("the snapshot shares the collectives")
 	}
 }
+
+// TestSnapshotIsolatedLarge is TestSnapshotIsolated for a trace large
+// enough to have its columns cloned on goroutines of their own.
+func TestSnapshotIsolatedLarge(t *testing.T) {
+	tr := &model.Trace{}
+	tr.AddRank(model.Rank{Rank: 0, LocalGPU: -1, Coord: model.UnknownCoord})
+	k := tr.Names.Intern("k")
+	for i := range snapshotParallel + 3 {
+		e := model.NewEvent(0, model.KindComm, k, int64(10*i), 5)
+		e.Coll = tr.Colls.Append(model.NewCollective(model.OpAllReduce))
+		tr.AddEvent(e)
+	}
+	s := snapshot(tr)
+	last := tr.Events.Len() - 1
+	tr.Events.Iter[last], tr.Events.Micro[last], tr.Events.Coll[last] = 2, 1, -1
+	tr.Events.Kind[last], tr.Events.Stream[last] = model.KindCompute, 9
+	tr.Colls.Comm[last], tr.Colls.Op[last], tr.Colls.Seq[last] = 0, model.OpSend, 77
+	tr.Ranks[0].Coord.TP = 3
+	switch {
+	case s.Events.Len() != tr.Events.Len() || s.Colls.Len() != tr.Colls.Len():
+		t.Fatalf("snapshot of %d events, %d collectives; want %d, %d", s.Events.Len(), s.Colls.Len(), tr.Events.Len(), tr.Colls.Len())
+	case s.Events.Iter[last] != -1, s.Events.Micro[last] != -1, s.Events.Coll[last] != int32(last):
+		t.Fatal("the snapshot shares the iteration, microbatch or collective column")
+	case s.Events.Kind[last] != model.KindComm, s.Events.Stream[last] == 9:
+		t.Fatal("the snapshot shares the kind or stream column")
+	case s.Colls.Comm[last] != -1, s.Colls.Op[last] != model.OpAllReduce, s.Colls.Seq[last] == 77:
+		t.Fatal("the snapshot shares the collectives")
+	case s.Ranks[0].Coord.TP != -1:
+		t.Fatal("the snapshot shares the ranks")
+	}
+}

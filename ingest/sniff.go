@@ -6,7 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
@@ -18,26 +21,55 @@ const sniffSize = 4096
 // sniffAll assigns each file to the first format whose Sniff accepts it.
 // Files no format claims are returned as skip records in a trace, except
 // the generator's companions (job.json, truth.json), which are passed over.
+// The files are opened and sniffed on every core (sniffEach), the results
+// taken in the files' order.
 func sniffAll(files []string, formats []source.Format) (map[string][]string, *model.Trace) {
 	groups := map[string][]string{}
 	skipped := &model.Trace{}
-	for _, p := range files {
-		head, err := readHead(p)
-		if err != nil {
-			skipped.Skip(p, -1, "", "cannot read: %v", err)
-			continue
+	for i, r := range sniffEach(files, formats) {
+		p := files[i]
+		switch {
+		case r.err != nil:
+			skipped.Skip(p, -1, "", "cannot read: %v", r.err)
+		case r.name == "" && companion(p, r.head):
+		case r.name == "":
+			skipped.Skip(p, -1, "", "%s", unknownReason(r.head))
+		default:
+			groups[r.name] = append(groups[r.name], p)
 		}
-		name := sniff(p, head, formats)
-		if name == "" && companion(p, head) {
-			continue
-		}
-		if name == "" {
-			skipped.Skip(p, -1, "", "%s", unknownReason(head))
-			continue
-		}
-		groups[name] = append(groups[name], p)
 	}
 	return groups, skipped
+}
+
+// sniffed is one file's head and the format that claims it ("": none).
+type sniffed struct {
+	head []byte
+	name string
+	err  error
+}
+
+// sniffEach reads and sniffs every file, on up to GOMAXPROCS goroutines
+// (a gzip file's head costs an inflater and its first block: about 0.1 ms,
+// 8–18 ms for 64 files on one core).
+func sniffEach(files []string, formats []source.Format) []sniffed {
+	out := make([]sniffed, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				out[i].head, out[i].err = readHead(files[i])
+				if out[i].err == nil {
+					out[i].name = sniff(files[i], out[i].head, formats)
+				}
+				if out[i].name != "" {
+					out[i].head = nil // only an unclaimed file's head is looked at again
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 func sniff(path string, head []byte, formats []source.Format) string {

@@ -1,6 +1,10 @@
 package model
 
-import "reflect"
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+)
 
 // ConcatEvents returns the rows of parts, in order, built column by column.
 // With release set, each column of a part is set to nil once it is copied,
@@ -9,6 +13,10 @@ import "reflect"
 // is a slice; reflection keeps this true of columns added later. The
 // kernel-launch link (unexported) is not carried: its row numbers change
 // with the concatenation, so the result is unlinked (Merge links it).
+// A large concatenation copies concatWorkers columns at a time (then the
+// parts and the result hold the rows once plus that many columns): the
+// copy is mostly first touches of the new columns' pages, a serial 35 ms
+// of a cold read of 524 k events on one core otherwise.
 func ConcatEvents(parts []*Events, release bool) Events {
 	total := 0
 	for _, p := range parts {
@@ -24,10 +32,13 @@ func ConcatEvents(parts []*Events, release bool) Events {
 		return out
 	}
 	ov := reflect.ValueOf(&out).Elem()
+	var cols []int
 	for f := range ov.NumField() {
-		if !ov.Type().Field(f).IsExported() {
-			continue
+		if ov.Type().Field(f).IsExported() {
+			cols = append(cols, f)
 		}
+	}
+	concatColumns(cols, total, func(f int) {
 		col := reflect.MakeSlice(ov.Field(f).Type(), 0, total)
 		for _, p := range parts {
 			pc := reflect.ValueOf(p).Elem().Field(f)
@@ -37,11 +48,40 @@ func ConcatEvents(parts []*Events, release bool) Events {
 			}
 		}
 		ov.Field(f).Set(col)
-	}
+	})
 	for _, p := range parts {
 		if release {
 			p.launch = nil
 		}
 	}
 	return out
+}
+
+// concatWorkers is how many columns a large concatenation copies at a
+// time, and concatParallel the rows from which it does.
+const (
+	concatWorkers  = 2
+	concatParallel = 1 << 16
+)
+
+// concatColumns runs copy for every column of cols, on concatWorkers
+// goroutines once rows reaches concatParallel (each call writes only its
+// own column of the result and of the parts).
+func concatColumns(cols []int, rows int, copy func(f int)) {
+	if rows < concatParallel {
+		for _, f := range cols {
+			copy(f)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range concatWorkers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(cols); i = int(next.Add(1) - 1) {
+				copy(cols[i])
+			}
+		})
+	}
+	wg.Wait()
 }

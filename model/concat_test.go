@@ -84,3 +84,38 @@ func TestMergeOwnedEqualsMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestConcatEventsInParallel: a concatenation large enough to copy its
+// columns on several goroutines gives every column in part order, and
+// releases every part's column.
+func TestConcatEventsInParallel(t *testing.T) {
+	sizes := []int{concatParallel/2 + 7, 3, concatParallel / 2}
+	var parts []*Events
+	for p, n := range sizes {
+		parts = append(parts, filledEvents(p, n))
+	}
+	got := reflect.ValueOf(ConcatEvents(parts, true))
+	for f := range got.NumField() {
+		if !got.Type().Field(f).IsExported() {
+			continue
+		}
+		col, row := got.Field(f), 0
+		for p, n := range sizes {
+			for i := range n {
+				want := reflect.ValueOf(100*p + 10*f + i).Convert(col.Type().Elem())
+				if !col.Index(row).Equal(want) {
+					t.Fatalf("%s[%d] = %v, want %v (part %d, row %d)", got.Type().Field(f).Name, row, col.Index(row), want, p, i)
+				}
+				row++
+			}
+		}
+		if col.Len() != row {
+			t.Errorf("%s: %d rows, want %d", got.Type().Field(f).Name, col.Len(), row)
+		}
+	}
+	for p, e := range parts {
+		if !reflect.DeepEqual(*e, Events{}) {
+			t.Errorf("part %d still holds rows after a released concatenation", p)
+		}
+	}
+}

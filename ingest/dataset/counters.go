@@ -37,9 +37,11 @@ func writeCounters(dir string, t *model.Trace, tool writer) error {
 	if t.Counters.Len() == 0 {
 		return nil
 	}
-	if err := writeFile(filepath.Join(dir, countersFile), counterRows(t), writeOptions(tool, countersFile)); err != nil {
+	path := filepath.Join(dir, countersFile)
+	if err := writeFile(path, counterRows(t), writeOptions(tool, countersFile)); err != nil {
 		return fmt.Errorf("writing dataset table: %w", err)
 	}
+	tool.sync.add(path)
 	return nil
 }
 

@@ -49,6 +49,11 @@ type Manifest struct {
 	// Fast writes for speed (a cache entry: written often, read soon):
 	// snappy, no page statistics or bounds (fastOptions); it is not stored.
 	Fast bool
+	// Sync has Write fsync every file as soon as it is written, in the
+	// background, and the directories last, and return once all are on
+	// disk (a cache entry, renamed into place once complete); it is not
+	// stored.
+	Sync bool
 }
 
 type sourceJSON struct {

@@ -37,7 +37,7 @@ var tableFiles = []string{ranksFile, streamsFile, commsFile, collsFile, samplesF
 // written in sorted order. Write fills m's SchemaVersion, Ranks, RankEvents,
 // counts, World and Absent; an empty Tool becomes "tpptrace", a zero Created becomes now
 // and nil Sources become t.Sources.
-func Write(dir string, t *model.Trace, m Manifest) error {
+func Write(dir string, t *model.Trace, m Manifest) (err error) {
 	if err := checkColumns(t); err != nil {
 		return fmt.Errorf("writing dataset %s: %w", dir, err)
 	}
@@ -45,7 +45,15 @@ func Write(dir string, t *model.Trace, m Manifest) error {
 		return err
 	}
 	m = fillManifest(t, m)
-	w := writer{m.Tool, m.Fast}
+	w := writer{tool: m.Tool, fast: m.Fast}
+	if m.Sync {
+		w.sync = newSyncer()
+		defer func() {
+			if serr := w.sync.wait(); err == nil && serr != nil {
+				err = fmt.Errorf("syncing dataset %s: %w", dir, serr)
+			}
+		}()
+	}
 	if err := writeTables(dir, t, w); err != nil {
 		return err
 	}
@@ -60,6 +68,9 @@ func Write(dir string, t *model.Trace, m Manifest) error {
 	if err := writeManifest(dir, m); err != nil {
 		return fmt.Errorf("writing dataset manifest: %w", err)
 	}
+	w.sync.add(filepath.Join(dir, ManifestFile))
+	w.sync.add(filepath.Join(dir, eventsDir))
+	w.sync.add(dir)
 	return nil
 }
 
@@ -136,10 +147,12 @@ func clearDataset(dir string) error {
 	return nil
 }
 
-// writer is who writes the files, and whether for speed (Manifest.Fast).
+// writer is who writes the files, whether for speed (Manifest.Fast), and
+// what syncs each file once written (Manifest.Sync; nil: nothing).
 type writer struct {
 	tool string
 	fast bool
+	sync *syncer
 }
 
 // writeOptions are the writer options of every file of the dataset.

@@ -44,7 +44,14 @@ func writeEvents(dir string, t *model.Trace, tool writer) ([]int32, []int64, err
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, s := range spans {
-		g.Go(func() error { return write(EventsPath(dir, s.rank), s) })
+		g.Go(func() error {
+			path := EventsPath(dir, s.rank)
+			if err := write(path, s); err != nil {
+				return err
+			}
+			tool.sync.add(path)
+			return nil
+		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, nil, fmt.Errorf("writing dataset events: %w", err)

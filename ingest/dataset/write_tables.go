@@ -29,9 +29,11 @@ func writeTables(dir string, t *model.Trace, tool writer) error {
 		if (tb.name == samplesFile || tb.name == sampleGPUsFile) && t.Samples.Len() == 0 && len(t.SampleGPUs) == 0 {
 			continue
 		}
-		if err := tb.write(filepath.Join(dir, tb.name), writeOptions(tool, tb.name)); err != nil {
+		path := filepath.Join(dir, tb.name)
+		if err := tb.write(path, writeOptions(tool, tb.name)); err != nil {
 			return fmt.Errorf("writing dataset table: %w", err)
 		}
+		tool.sync.add(path)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 
 	"github.com/tpptrace/tpptrace"
+	"github.com/tpptrace/tpptrace/cmd/internal/gcfloor"
 )
 
 // memFlag is --max-memory: the live heap a load may use, in bytes; 0 is
@@ -21,10 +22,17 @@ func (m *memFlag) register(fs *flag.FlagSet) {
 	})
 }
 
-// bytes is the budget to read with.
+// bytes is the budget to read with. A budget lowers the collector's floor
+// (gcfloor, the binary's) to half of it: the budget is checked against the
+// live heap the last collection marked, and a heap under the floor is not
+// collected, so a budget under the floor would go unchecked.
 func (m *memFlag) bytes() int64 {
+	b := tpptrace.DefaultMaxMemory()
 	if m.set {
-		return m.v
+		b = m.v
 	}
-	return tpptrace.DefaultMaxMemory()
+	if b > 0 {
+		gcfloor.Lower(uint64(b) / 2)
+	}
+	return b
 }

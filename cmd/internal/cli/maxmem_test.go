@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tpptrace/tpptrace/cmd/internal/gcfloor"
 )
 
 // bigKinetoDir writes one rank of 5,000 kernels (the reader checks the
@@ -40,5 +44,26 @@ func TestMaxMemoryFailsTheLoadNamingTheFile(t *testing.T) {
 	}
 	if code, _, _ := execCLI(t, "analyze", "--max-memory", "-5", in); code != ExitUsage {
 		t.Errorf("--max-memory -5: exit %d, want usage", code)
+	}
+}
+
+// TestMaxMemoryUnderTheBinarysFloor: with the binary's collector (gcfloor,
+// started by cmd/tpptrace, in a child process of this test so that the
+// other tests keep Go's), --max-memory 1 still fails a load whose heap
+// stays under the floor: the budget lowers the floor, so the heap is
+// collected and its live bytes known.
+func TestMaxMemoryUnderTheBinarysFloor(t *testing.T) {
+	if os.Getenv("TPPTRACE_TEST_GCFLOOR") == "1" {
+		gcfloor.Start(50, 64<<20)
+		code, _, errs := execCLI(t, "analyze", "--no-cache", "--max-memory", "1", bigKinetoDir(t))
+		if code != ExitError || !strings.Contains(errs, "memory budget exceeded") {
+			t.Errorf("analyze --max-memory 1 under the floor: exit %d, stderr\n%s", code, errs)
+		}
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMaxMemoryUnderTheBinarysFloor$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TPPTRACE_TEST_GCFLOOR=1")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "PASS") {
+		t.Errorf("the child run failed (%v):\n%s", err, out)
 	}
 }
