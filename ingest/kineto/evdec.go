@@ -20,9 +20,14 @@ type evDecoder struct {
 	ev   *rawEvent
 	err  error
 	strs strCache
-	ent  *strEntry // the cache entry of the last string decoded (nil: none)
-	tmp  []byte    // unescaped strings and keys
-	runs memberRuns
+	ent  *strEntry   // the cache entry of the last string decoded (nil: none)
+	tmp  []byte      // unescaped strings and keys
+	runs *memberRuns // nil until the first decode makes them (or a read hands them over)
+	// argSt is the run state the event's args start in: its category's
+	// (events of one category lay their args out alike, and the states
+	// stay few however many names a file has), else its name's, else 0.
+	argSt  uint8
+	catSet bool
 }
 
 // errShort says the input ended inside the element: the splitter must read
@@ -42,6 +47,10 @@ const maxDepth = 64
 // else is left to the splitter).
 func (d *evDecoder) decode(b []byte, ev *rawEvent, whole bool) (int, error) {
 	d.b, d.ev, d.err = b, ev, nil
+	d.argSt, d.catSet = 0, false
+	if d.runs == nil {
+		d.runs = new(memberRuns)
+	}
 	n := -1
 	switch {
 	case len(b) == 0:
@@ -114,9 +123,7 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 	b := d.b
 	st, runs := uint8(0), &d.runs[0] // the run state: before the first member
 	if lv == lvArgs {
-		if runs = &d.runs[1]; d.ev.nameEnt != nil {
-			st = d.ev.nameEnt.run
-		}
+		runs, st = &d.runs[1], d.argSt
 	}
 	for first := true; ; first = false {
 		var k keyID
@@ -228,11 +235,17 @@ func (d *evDecoder) eventField(k keyID, i, depth int) int {
 	case kPh:
 		return d.strField(i, &ev.Ph)
 	case kCat:
-		return d.strField(i, &ev.Cat)
+		d.ent = nil
+		if i = d.strField(i, &ev.Cat); d.ent != nil {
+			d.argSt, d.catSet = d.ent.run, true
+		}
+		return i
 	case kName:
 		d.ent = ev.nameEnt // kept when the value is null
 		i = d.strField(i, &ev.Name)
-		ev.nameEnt = d.ent
+		if ev.nameEnt = d.ent; d.ent != nil && !d.catSet {
+			d.argSt = d.ent.run
+		}
 		return i
 	case kPid:
 		return d.id(i, depth, &ev.Pid)

@@ -2,6 +2,7 @@ package kineto
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -82,4 +83,38 @@ func FuzzMemberRuns(f *testing.F) {
 		f.Add([]byte(s[0]), []byte(s[1]))
 	}
 	f.Fuzz(func(t *testing.T, a, b []byte) { checkRuns(t, a, b) })
+}
+
+// TestRunStatesByCategory: events of one category with many names lay out
+// their args alike, and their runs are learnt once, not once a name (the
+// args start in the category's state), so a file of many kernel names
+// keeps few runs and does not evict them.
+func TestRunStatesByCategory(t *testing.T) {
+	var d evDecoder
+	for pass := 0; pass < 2; pass++ {
+		for i := 0; i < 300; i++ {
+			el := fmt.Sprintf(`{"ph": "X", "cat": "kernel", "name": "kernel_%d", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"External id": %d, "queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": %d, "registers per thread": 168}}`, i, i, i)
+			var ev rawEvent
+			ev.reset()
+			if _, err := d.decode([]byte(el), &ev, true); err != nil || ev.Args.Corr != int64(i) {
+				t.Fatalf("%s: %v %+v", el, err, ev.Args)
+			}
+		}
+	}
+	if n := learnt(&d.runs[1]); n > 16 {
+		t.Errorf("%d args runs learnt for one layout, want at most 16", n)
+	}
+}
+
+// learnt counts the runs a table holds.
+func learnt(t *runTable) int {
+	n := 0
+	for _, ways := range t {
+		for _, r := range ways {
+			if r.n != 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
