@@ -157,9 +157,9 @@ func (f *fileReader) count(kind model.Kind) {
 		if d < 0 {
 			d = f.ev.Pid.N
 		}
-		f.devices[d]++
+		f.devices.add(d)
 	} else if !f.ev.Pid.IsStr {
-		f.pids[f.ev.Pid.N]++
+		f.pids.add(f.ev.Pid.N)
 	}
 }
 

@@ -35,12 +35,12 @@ func (f *fileReader) finish(rank int32, size int64) *model.Trace {
 }
 
 func (f *fileReader) rankRecord(rank int32) model.Rank {
-	dev, ok := mostCommon(f.devices)
+	dev, ok := mostCommon(f.devices.counts())
 	r := model.Rank{Rank: rank, Host: f.info.host, LocalGPU: -1, Coord: model.UnknownCoord, ClockBase: f.info.baseNs}
 	if ok {
 		r.LocalGPU, r.GPUName = int32(dev), f.info.gpus[dev]
 	}
-	r.PID, _ = mostCommon(f.pids)
+	r.PID, _ = mostCommon(f.pids.counts())
 	return r
 }
 
@@ -57,7 +57,7 @@ func mostCommon(m map[int64]int) (int64, bool) {
 
 // nameStreams sets each stream's rank and its name from thread_name metadata.
 func (f *fileReader) nameStreams(rank int32) {
-	pid, _ := mostCommon(f.pids)
+	pid, _ := mostCommon(f.pids.counts())
 	for k, i := range f.streams {
 		s := &f.tr.Streams[i]
 		s.Rank = rank
@@ -79,7 +79,7 @@ func (f *fileReader) collectives(rank int32) {
 	for _, k := range f.links.kernels {
 		info := k.info
 		if i, ok := f.links.cpuExt[k.ext]; ok && k.ext >= 0 && k.ext != k.corr {
-			info.fill(f.links.cpu[i].info)
+			info.fill(&f.links.cpu[i].info)
 		}
 		if r := findCorr(rt, ev.Corr, k.corr); r >= 0 {
 			f.links.enclosing(ev.Stream[r], ev.Start[r], &info)
