@@ -6,6 +6,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/model"
@@ -108,4 +109,46 @@ func TestTally(t *testing.T) {
 func FuzzTally(f *testing.F) {
 	f.Add([]byte{1, 0, 1, 0, 2, 0, 1, 0})
 	f.Fuzz(checkTally)
+}
+
+// checkMemo: what a memo gives for a text, the first time and again, is
+// what the functions it remembers give.
+func checkMemo(t *testing.T, texts []string) {
+	m := newMemo()
+	for range 2 {
+		for _, s := range texts {
+			b := []byte(s)
+			if got := m.str(b); got != s {
+				t.Fatalf("str %q: %q", s, got)
+			}
+			if got, want := m.collectiveOp(b), collectiveOp(s); got != want {
+				t.Fatalf("collectiveOp %q: %v, want %v", s, got, want)
+			}
+			if got, want := m.kernelOp(s), kernelOp(s); got != want {
+				t.Fatalf("kernelOp %q: %v, want %v", s, got, want)
+			}
+			if got, want := m.dtypeSize(s), dtypeSize(s); got != want {
+				t.Fatalf("dtypeSize %q: %v, want %v", s, got, want)
+			}
+			if got, want := m.annotationInfo(s), annotationInfo(s); !reflect.DeepEqual(got, want) {
+				t.Fatalf("annotationInfo %q: %+v, want %+v", s, got, want)
+			}
+			if got, want := string(trimQuotes(b)), strings.Trim(s, `"`); got != want {
+				t.Fatalf("trimQuotes %q: %q, want %q", s, got, want)
+			}
+		}
+	}
+}
+
+var memoSeeds = []string{"", "allreduce", "_allgather_base", "nccl:send 0->16", "nccl:recv 3<-2", "nccl:all_reduce",
+	"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)", "BFloat16", `"Float"`, `""x""`,
+	"c10::BFloat16", "send", "Broadcast", "\"", "nccl:", "0", "default_pg"}
+
+func TestMemo(t *testing.T) { checkMemo(t, memoSeeds) }
+
+func FuzzMemo(f *testing.F) {
+	for _, s := range memoSeeds {
+		f.Add(s, "allreduce")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) { checkMemo(t, []string{a, b, a}) })
 }

@@ -173,7 +173,7 @@ func (f *fileReader) link(raw []byte, row int32, kind model.Kind) {
 		}
 		f.links.annotation(f.ev.Args.ExtID, row)
 		if strings.HasPrefix(name, "nccl:") {
-			f.links.commCPU(f, raw, row, annotationInfo(name))
+			f.links.commCPU(f, raw, row, f.memo.annotationInfo(name))
 		}
 	case model.KindCPUOp:
 		if name == "record_param_comms" {

@@ -31,7 +31,8 @@ type fileReader struct {
 	rankLists rankLists          // parsed rank lists by their text
 	ranks     *rankIntern        // sorted rank lists shared by the files of a read
 	links     linkState
-	nEvents   int // traceEvents elements so far
+	memo      *memo // what the collective passes derive from repeated texts
+	nEvents   int   // traceEvents elements so far
 }
 
 // lastStream is a stream index and its key.
@@ -58,7 +59,7 @@ type step struct {
 func newFileReader(path string, dec decoder, stepRe *regexp.Regexp) *fileReader {
 	return &fileReader{path: path, dec: dec, stepRe: stepRe, tr: &model.Trace{}, ranks: newRankIntern(),
 		info: newFileMeta(), streams: map[streamKey]int32{}, names: map[[2]int64]string{},
-		skips: map[string]int{}, devices: tally{m: map[int64]int{}}, pids: tally{m: map[int64]int{}}, lists: map[string][]int32{}, rankLists: rankLists{}}
+		skips: map[string]int{}, devices: tally{m: map[int64]int{}}, pids: tally{m: map[int64]int{}}, lists: map[string][]int32{}, rankLists: rankLists{}, memo: newMemo()}
 }
 
 // skip counts one dropped item under reason; the first occurrence gives

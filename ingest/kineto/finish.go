@@ -89,8 +89,8 @@ func (f *fileReader) collectives(rank int32) {
 }
 
 func (f *fileReader) collective(rank int32, name string, info commInfo, own bool) model.Collective {
-	c := model.NewCollective(chooseOp(kernelOp(name), info.op, own))
-	if sz := dtypeSize(info.dtype); sz > 0 && info.nelems >= 0 {
+	c := model.NewCollective(chooseOp(f.memo.kernelOp(name), info.op, own))
+	if sz := f.memo.dtypeSize(info.dtype); sz > 0 && info.nelems >= 0 {
 		c.Bytes = info.nelems * sz
 	}
 	if info.dtype != "" {

@@ -51,7 +51,7 @@ func (l *linkState) annotation(ext int64, row int32) {
 // commArgsOf reads the collective args of the current event, decoded with
 // the rest of it.
 func commArgsOf(f *fileReader, _ []byte) commInfo {
-	return f.ev.Args.commFields.info(f.rankLists)
+	return f.ev.Args.commFields.info(f.rankLists, f.memo)
 }
 
 func (l *linkState) commCPU(f *fileReader, raw []byte, row int32, base commInfo) {
