@@ -127,6 +127,18 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 	}
 	for first := true; ; first = false {
 		var k keyID
+		var run *memberRun // the run of state st whose bytes are those at i (two ways, masked words)
+		if lv != lvSkip && i <= len(b)-runBytes {
+			p := (*[runBytes]byte)(b[i:])
+			x0, x1 := binary.LittleEndian.Uint64(p[0:8]), binary.LittleEndian.Uint64(p[8:16])
+			x2, x3 := binary.LittleEndian.Uint64(p[16:24]), binary.LittleEndian.Uint64(p[24:32])
+			ways := &runs[st]
+			if r := &ways[0]; (x0^r.w[0])&r.m[0]|(x1^r.w[1])&r.m[1]|(x2^r.w[2])&r.m[2]|(x3^r.w[3])&r.m[3] == 0 && r.n != 0 {
+				run = r
+			} else if r := &ways[1]; (x0^r.w[0])&r.m[0]|(x1^r.w[1])&r.m[1]|(x2^r.w[2])&r.m[2]|(x3^r.w[3])&r.m[3] == 0 && r.n != 0 {
+				run = r
+			}
+		}
 		if lv == lvSkip {
 			var end bool
 			if i, end = d.skipToKey(i, first); i < 0 || end {
@@ -138,7 +150,7 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 			if i = d.colon(i + 1); i < 0 {
 				return -1
 			}
-		} else if run := runs.at(b, i, st); run != nil {
+		} else if run != nil {
 			if i += run.n; run.end {
 				return i
 			}

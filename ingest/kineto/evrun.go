@@ -48,24 +48,6 @@ type runTable [256][2]memberRun
 // memberRuns are the runs of the event objects and of their args.
 type memberRuns [2]runTable
 
-// at is the run of state st whose bytes are those at i, or nil.
-func (t *runTable) at(b []byte, i int, st uint8) *memberRun {
-	if i > len(b)-runBytes {
-		return nil
-	}
-	p := (*[runBytes]byte)(b[i:])
-	x0, x1 := binary.LittleEndian.Uint64(p[0:8]), binary.LittleEndian.Uint64(p[8:16])
-	x2, x3 := binary.LittleEndian.Uint64(p[16:24]), binary.LittleEndian.Uint64(p[24:32])
-	ways := &t[st]
-	if r := &ways[0]; (x0^r.w[0])&r.m[0]|(x1^r.w[1])&r.m[1]|(x2^r.w[2])&r.m[2]|(x3^r.w[3])&r.m[3] == 0 && r.n != 0 {
-		return r
-	}
-	if r := &ways[1]; (x0^r.w[0])&r.m[0]|(x1^r.w[1])&r.m[1]|(x2^r.w[2])&r.m[2]|(x3^r.w[3])&r.m[3] == 0 && r.n != 0 {
-		return r
-	}
-	return nil
-}
-
 // learn remembers run (its bytes, its key or the end) for state st of
 // its kind and returns the state after it.
 func (t *runTable) learn(run []byte, st uint8, id keyID, end bool) uint8 {
