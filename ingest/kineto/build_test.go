@@ -152,3 +152,42 @@ func FuzzMemo(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, a, b string) { checkMemo(t, []string{a, b, a}) })
 }
+
+// eventsFrom makes events from bytes: 6 bytes a row (rank, start, dur,
+// kind, stream, name), few distinct values so that keys tie.
+func eventsFrom(b []byte) model.Events {
+	var ev model.Events
+	for i := 0; len(b) >= 6; b, i = b[6:], i+1 {
+		e := model.NewEvent(int32(b[0]%3), model.Kind(b[3]%4), int32(b[5]), int64(b[1]%16), int64(b[2]%4))
+		e.Stream, e.Corr, e.Iter, e.Micro, e.Coll = int32(b[4]), int64(i), int32(i%7), int32(i%3), int32(i)
+		ev.Append(e)
+	}
+	return ev
+}
+
+func checkSort(t *testing.T, b []byte) {
+	want, got := eventsFrom(b), eventsFrom(b)
+	want.Sort()
+	sortEvents(&got)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("sortEvents:\n%+v\nwant (Events.Sort)\n%+v", got, want)
+	}
+}
+
+var sortSeeds = [][]byte{nil, {1, 2, 3, 4, 5, 6},
+	{0, 5, 1, 0, 0, 0, 0, 5, 2, 0, 0, 1, 0, 5, 2, 1, 0, 2, 0, 5, 2, 1, 0, 3, 0, 4, 0, 0, 0, 4, 1, 1, 1, 1, 1, 5},
+	[]byte("sorted? not at all, with ties: aaaaaabbbbbbaaaaaa012345012345")}
+
+func TestSortEvents(t *testing.T) {
+	for _, b := range sortSeeds {
+		checkSort(t, b)
+	}
+}
+
+// FuzzSortEvents: sortEvents orders rows as model.Events.Sort does.
+func FuzzSortEvents(f *testing.F) {
+	for _, b := range sortSeeds {
+		f.Add(b)
+	}
+	f.Fuzz(checkSort)
+}
