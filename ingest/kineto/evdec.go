@@ -26,7 +26,7 @@ type evDecoder struct {
 	// argSt is the run state the event's args start in: its category's
 	// (events of one category lay their args out alike, and the states
 	// stay few however many names a file has), else its name's, else 0.
-	argSt  uint8
+	argSt  runState
 	catSet bool
 }
 
@@ -121,7 +121,7 @@ const (
 // runs learned before (memberRuns) first.
 func (d *evDecoder) object(i int, lv level, depth int) int {
 	b := d.b
-	st, runs := uint8(0), &d.runs[0] // the run state: before the first member
+	st, runs := runState(0), &d.runs[0] // the run state: before the first member
 	if lv == lvArgs {
 		runs, st = &d.runs[1], d.argSt
 	}
@@ -249,14 +249,14 @@ func (d *evDecoder) eventField(k keyID, i, depth int) int {
 	case kCat:
 		d.ent = nil
 		if i = d.strField(i, &ev.Cat); d.ent != nil {
-			d.argSt, d.catSet = d.ent.run, true
+			d.argSt, d.catSet = runState(d.ent.run), true
 		}
 		return i
 	case kName:
 		d.ent = ev.nameEnt // kept when the value is null
 		i = d.strField(i, &ev.Name)
 		if ev.nameEnt = d.ent; d.ent != nil && !d.catSet {
-			d.argSt = d.ent.run
+			d.argSt = runState(d.ent.run)
 		}
 		return i
 	case kPid:
