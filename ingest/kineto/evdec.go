@@ -111,24 +111,24 @@ func skipWS(b []byte, i int) int {
 type level uint8
 
 const (
-	lvSkip  level = iota // a value nobody reads: checked only
-	lvEvent              // the event
+	lvEvent level = iota // the event
 	lvArgs               // its args
 )
 
-// object reads the members of an object from i (after its '{') and returns
-// the index after its '}'. The bytes between values are compared with the
-// runs learned before (memberRuns) first.
+// object reads the members of the event (lv lvEvent) or of its args
+// (lvArgs) from i (after the '{') and returns the index after its '}'. The
+// bytes between values are compared with the runs learned before
+// (memberRuns) first; member reads the others.
 func (d *evDecoder) object(i int, lv level, depth int) int {
 	b := d.b
-	st, runs := runState(0), &d.runs[0] // the run state: before the first member
+	st, runs, keys := runState(0), &d.runs[0], &eventKeys // the run state: before the first member
 	if lv == lvArgs {
-		runs, st = &d.runs[1], d.argSt
+		runs, st, keys = &d.runs[1], d.argSt, &argsKeys
 	}
 	for first := true; ; first = false {
 		var k keyID
 		var run *memberRun // the run of state st whose bytes are those at i (two ways, masked words)
-		if lv != lvSkip && i <= len(b)-runBytes {
+		if i <= len(b)-runBytes {
 			p := (*[runBytes]byte)(b[i:])
 			x0, x1 := binary.LittleEndian.Uint64(p[0:8]), binary.LittleEndian.Uint64(p[8:16])
 			x2, x3 := binary.LittleEndian.Uint64(p[16:24]), binary.LittleEndian.Uint64(p[24:32])
@@ -139,18 +139,7 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 				run = r
 			}
 		}
-		if lv == lvSkip {
-			var end bool
-			if i, end = d.skipToKey(i, first); i < 0 || end {
-				return i
-			}
-			if i, _ = d.str(i + 1); i < 0 {
-				return -1
-			}
-			if i = d.colon(i + 1); i < 0 {
-				return -1
-			}
-		} else if run != nil {
+		if run != nil {
 			if i += run.n; run.end {
 				return i
 			}
@@ -161,37 +150,65 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 				}
 			}
 		} else {
-			from := i
 			var end bool
-			if i, end = d.skipToKey(i, first); i < 0 || end {
-				if end {
-					runs.learn(b[from:i], st, kNone, true)
-				}
+			if i, k, st, end = d.member(i, first, st, runs, keys); i < 0 || end {
 				return i
 			}
-			s := &eventKeys
-			if lv == lvArgs {
-				s = &argsKeys
-			}
-			if i, k = d.memberKey(i+1, s); i < 0 {
-				return -1
-			}
-			// most keys end `": ` before the value
-			if i += 3; i < len(b) && b[i-2] == ':' && b[i-1] == ' ' && b[i] > ' ' {
-			} else if i = d.colon(i - 2); i < 0 {
-				return -1
-			}
-			st = runs.learn(b[from:i], st, k, false)
 		}
-		switch lv {
-		case lvEvent:
+		if lv == lvEvent {
 			i = d.eventField(k, i, depth)
-		case lvArgs:
+		} else {
 			i = d.argsField(k, i, depth)
-		default:
-			i = d.value(i, depth)
 		}
 		if i < 0 {
+			return -1
+		}
+	}
+}
+
+// member reads the bytes from i (after the '{', or after a member's value
+// when not first) to the next value the slow way (white space, the comma,
+// the key and its match in keys, the colon) and learns them as a run of
+// state st. It returns the value's index, the key and the state after the
+// run, or at the object's end the index after its '}' and true (-1 on an
+// error).
+func (d *evDecoder) member(i int, first bool, st runState, runs *runTable, keys *keySet) (int, keyID, runState, bool) {
+	b := d.b
+	from := i
+	i, end := d.skipToKey(i, first)
+	if i < 0 || end {
+		if end {
+			runs.learn(b[from:i], st, kNone, true)
+		}
+		return i, kNone, st, end
+	}
+	var k keyID
+	if i, k = d.memberKey(i+1, keys); i < 0 {
+		return -1, kNone, st, false
+	}
+	// most keys end `": ` before the value
+	if i += 3; i < len(b) && b[i-2] == ':' && b[i-1] == ' ' && b[i] > ' ' {
+	} else if i = d.colon(i - 2); i < 0 {
+		return -1, kNone, st, false
+	}
+	return i, k, runs.learn(b[from:i], st, k, false), false
+}
+
+// skipObject checks the members of an object nobody reads from i (after
+// its '{') and returns the index after its '}'.
+func (d *evDecoder) skipObject(i, depth int) int {
+	for first := true; ; first = false {
+		var end bool
+		if i, end = d.skipToKey(i, first); i < 0 || end {
+			return i
+		}
+		if i, _ = d.str(i + 1); i < 0 {
+			return -1
+		}
+		if i = d.colon(i + 1); i < 0 {
+			return -1
+		}
+		if i = d.value(i, depth); i < 0 {
 			return -1
 		}
 	}
@@ -483,7 +500,7 @@ func (d *evDecoder) value(i, depth int) int {
 			return d.deep()
 		}
 		if c == '{' {
-			return d.object(i+1, lvSkip, depth+1)
+			return d.skipObject(i+1, depth+1)
 		}
 		return d.array(i+1, depth+1)
 	case c == 't':
