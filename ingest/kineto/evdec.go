@@ -417,11 +417,24 @@ func (d *evDecoder) id(i, depth int, v *idVal) int {
 	return e
 }
 
-// strField decodes a string (null leaves dst as it is).
+// maxPredicted is the longest string strField predicts.
+const maxPredicted = 2048
+
+// strField decodes a string (null leaves dst as it is). A plain string
+// (no escape, ASCII) seen before under the same predictKey is taken by one
+// compare of its bytes and the quote after them, without the scan: those
+// bytes are a valid string body that ends at that quote, as str finds.
 func (d *evDecoder) strField(i int, dst *string) int {
 	b := d.b
 	switch b[i] {
 	case '"':
+		key, keyed := predictKey(b, i+1)
+		if keyed {
+			if ent := d.strs.predicted(b, i+1, key); ent != nil {
+				*dst, d.ent = ent.s, ent
+				return i + 1 + len(ent.s) + 1
+			}
+		}
 		e, fl := d.str(i + 1)
 		if e < 0 {
 			return -1
@@ -439,6 +452,9 @@ func (d *evDecoder) strField(i int, dst *string) int {
 		default:
 			d.ent = d.strs.get(s)
 			*dst = d.ent.s
+			if keyed && fl == 0 && len(s) <= maxPredicted {
+				d.strs.pred[key&(uint(len(d.strs.pred))-1)] = d.ent
+			}
 		}
 		return e + 1
 	case 'n':

@@ -22,6 +22,20 @@ var runSeeds = [][2]string{
 		`{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"External id": 3, "Process Group Descriptiox": "x"}}`},
 	{`{"ph": "s", "id": 3, "pid": 0, "tid": 7, "ts": 1.5, "cat": "ac2g", "name": "ac2g"}`,
 		`{"ph": "s", "id": 3, "pid": 0, "tid": 7, "ts": 1.5, "cat": "ac2g", "name": "ac2g" }`},
+	// predicted strings (strField): the same first 40 bytes, then another
+	// end, an escape, a byte >= 0x80, a control character, a longer name
+	{`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128", "cat": "kernel"}`,
+		`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize12", "cat": "kernel"}`},
+	{`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128", "cat": "kernel"}`,
+		`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x", "cat": "kernel"}`},
+	{`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128", "cat": "kernel"}`,
+		`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize1\"8", "cat": "kernel"}`},
+	{`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128", "cat": "kernel"}`,
+		"{\"ph\": \"X\", \"name\": \"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize1\xc3\xa9\", \"cat\": \"kernel\"}"},
+	{`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128", "cat": "kernel"}`,
+		"{\"ph\": \"X\", \"name\": \"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize1\x01\", \"cat\": \"kernel\"}"},
+	{`{"ph": "X", "cat": "kernel", "name": "ab", "args": {"name": "ab"}, "pid": 1, "tid": 2, "ts": 1, "dur": 2}`,
+		`{"ph": "X", "cat": "kernel", "name": "ab", "args": {"name": "ab\u0041"}, "pid": 1, "tid": 2, "ts": 1, "dur": 2}`},
 }
 
 // runPad follows an element in a buffer, long enough that every run of
@@ -117,4 +131,17 @@ func learnt(t *runTable) int {
 		}
 	}
 	return n
+}
+
+// TestPredictedStrings: a decoder that saw a plain string takes it again
+// without a scan (strField); taught or not, a decoder gives the same event.
+func TestPredictedStrings(t *testing.T) {
+	a := []byte(`{"ph": "X", "cat": "kernel", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64", "pid": 1, "tid": 2, "ts": 1, "dur": 2}`)
+	var d evDecoder
+	decodeIn(&d, a)
+	key, ok := predictKey(a, bytes.Index(a, []byte("sm90")))
+	if !ok || d.strs.pred[key&(uint(len(d.strs.pred))-1)] == nil {
+		t.Fatal("the kernel name was not kept for prediction")
+	}
+	checkRuns(t, a, a)
 }
