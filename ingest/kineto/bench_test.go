@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/cputime"
+	"github.com/tpptrace/tpptrace/samples/kinetow"
 )
 
 // genTrace writes a Kineto-style trace of about mb megabytes, laid out as
@@ -125,6 +127,72 @@ func BenchmarkReadKineto(b *testing.B) {
 			b.ReportMetric(float64(p)/float64(n), "peak-heap-B/event")
 		})
 	}
+	b.Run("big64gz", benchBig64gz)
+}
+
+// benchBig64gz reads the 64 gzipped rank files of the generator's 64-rank
+// job (samples.Big64(4, 0), as `samples gen --scenario big-64 --layers 4`
+// writes them) in one Read with one worker, and reports cpu-MB/s of the
+// JSON inside them (what gzip's trailers record), inflating included.
+func benchBig64gz(b *testing.B) {
+	dir, text := big64Files(b)
+	paths, err := filepath.Glob(filepath.Join(dir, "rank-*.pt.trace.json.gz"))
+	if err != nil || len(paths) != 64 {
+		b.Fatalf("%d rank files: %v", len(paths), err)
+	}
+	b.SetBytes(text)
+	b.ResetTimer()
+	cpu0 := cputime.Process()
+	for i := 0; i < b.N; i++ {
+		if _, err := Read(context.Background(), paths, source.Options{Workers: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if cpu := cputime.Process() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(text)*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
+	}
+}
+
+var big64Dir struct {
+	once sync.Once
+	dir  string
+	text int64
+	err  error
+}
+
+// big64Files writes the 64-rank job's Kineto files once per run and returns
+// their folder and the bytes of JSON they hold.
+func big64Files(b *testing.B) (string, int64) {
+	big64Dir.once.Do(func() {
+		d := &big64Dir
+		job, err := samples.Big64(4, 0)
+		if err != nil {
+			d.err = err
+			return
+		}
+		if d.dir, d.err = os.MkdirTemp("", "kineto-big64"); d.err != nil {
+			return
+		}
+		if d.err = kinetow.WriteDir(d.dir, job); d.err != nil {
+			return
+		}
+		paths, _ := filepath.Glob(filepath.Join(d.dir, "rank-*.pt.trace.json.gz"))
+		for _, p := range paths {
+			f, err := os.Open(p)
+			if err != nil {
+				d.err = err
+				return
+			}
+			st, _ := f.Stat()
+			d.text += textSize(f, st.Size(), true)
+			f.Close()
+		}
+	})
+	if big64Dir.err != nil {
+		b.Fatal(big64Dir.err)
+	}
+	return big64Dir.dir, big64Dir.text
 }
 
 // watchHeap samples the heap in use until the returned function is called,

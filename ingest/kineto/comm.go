@@ -23,7 +23,7 @@ type commInfo struct {
 func newCommInfo() commInfo { return commInfo{nelems: -1, groupSize: -1, seq: -1, peer: -1} }
 
 // fill sets the fields of c that are still unknown from o.
-func (c *commInfo) fill(o commInfo) {
+func (c *commInfo) fill(o *commInfo) {
 	if c.op == model.OpNone {
 		c.op = o.op
 	}

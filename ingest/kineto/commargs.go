@@ -43,14 +43,14 @@ func (x *commFields) clear() {
 
 // info turns the args into a commInfo; rank lists are parsed once per
 // distinct text (lists).
-func (x *commFields) info(lists rankLists) commInfo {
+func (x *commFields) info(lists rankLists, m *memo) commInfo {
 	c := newCommInfo()
-	c.op = collectiveOp(x.CollName.String())
+	c.op = m.collectiveOp(x.CollName.b)
 	c.nelems = x.InNelems.or(x.OutNelems.or(-1))
 	c.groupSize, c.seq = x.GroupSize.or(-1), x.Seq.or(-1)
 	c.peer = x.Dst.or(x.Src.or(-1))
-	c.dtype = strings.Trim(x.DType.String(), "\"")
-	c.pgName, c.pgDesc = cmpOr(x.PGName.String(), x.PGID.String()), x.PGDesc.String()
+	c.dtype = m.str(trimQuotes(x.DType.b))
+	c.pgName, c.pgDesc = cmpOr(m.str(x.PGName.b), m.str(x.PGID.b)), m.str(x.PGDesc.b)
 	c.ranks = lists.parse(x.PGRanks.b)
 	if c.nelems < 0 && len(x.InDims.b) > 0 {
 		c.nelems, c.dtype = firstTensor(x.InDims.String(), x.InType.String())

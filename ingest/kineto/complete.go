@@ -157,9 +157,9 @@ func (f *fileReader) count(kind model.Kind) {
 		if d < 0 {
 			d = f.ev.Pid.N
 		}
-		f.devices[d]++
+		f.devices.add(d)
 	} else if !f.ev.Pid.IsStr {
-		f.pids[f.ev.Pid.N]++
+		f.pids.add(f.ev.Pid.N)
 	}
 }
 
@@ -173,7 +173,7 @@ func (f *fileReader) link(raw []byte, row int32, kind model.Kind) {
 		}
 		f.links.annotation(f.ev.Args.ExtID, row)
 		if strings.HasPrefix(name, "nccl:") {
-			f.links.commCPU(f, raw, row, annotationInfo(name))
+			f.links.commCPU(f, raw, row, f.memo.annotationInfo(name))
 		}
 	case model.KindCPUOp:
 		if name == "record_param_comms" {

@@ -20,9 +20,14 @@ type evDecoder struct {
 	ev   *rawEvent
 	err  error
 	strs strCache
-	ent  *strEntry // the cache entry of the last string decoded (nil: none)
-	tmp  []byte    // unescaped strings and keys
-	runs memberRuns
+	ent  *strEntry   // the cache entry of the last string decoded (nil: none)
+	tmp  []byte      // unescaped strings and keys
+	runs *memberRuns // nil until the first decode makes them (or a read hands them over)
+	// argSt is the run state the event's args start in: its category's
+	// (events of one category lay their args out alike, and the states
+	// stay few however many names a file has), else its name's, else 0.
+	argSt  runState
+	catSet bool
 }
 
 // errShort says the input ended inside the element: the splitter must read
@@ -42,6 +47,10 @@ const maxDepth = 64
 // else is left to the splitter).
 func (d *evDecoder) decode(b []byte, ev *rawEvent, whole bool) (int, error) {
 	d.b, d.ev, d.err = b, ev, nil
+	d.argSt, d.catSet = 0, false
+	if d.runs == nil {
+		d.runs = new(memberRuns)
+	}
 	n := -1
 	switch {
 	case len(b) == 0:
@@ -102,36 +111,35 @@ func skipWS(b []byte, i int) int {
 type level uint8
 
 const (
-	lvSkip  level = iota // a value nobody reads: checked only
-	lvEvent              // the event
+	lvEvent level = iota // the event
 	lvArgs               // its args
 )
 
-// object reads the members of an object from i (after its '{') and returns
-// the index after its '}'. The bytes between values are compared with the
-// runs learned before (memberRuns) first.
+// object reads the members of the event (lv lvEvent) or of its args
+// (lvArgs) from i (after the '{') and returns the index after its '}'. The
+// bytes between values are compared with the runs learned before
+// (memberRuns) first; member reads the others.
 func (d *evDecoder) object(i int, lv level, depth int) int {
 	b := d.b
-	st, runs := uint8(0), &d.runs[0] // the run state: before the first member
+	st, runs, keys := runState(0), &d.runs[0], &eventKeys // the run state: before the first member
 	if lv == lvArgs {
-		if runs = &d.runs[1]; d.ev.nameEnt != nil {
-			st = d.ev.nameEnt.run
-		}
+		runs, st, keys = &d.runs[1], d.argSt, &argsKeys
 	}
 	for first := true; ; first = false {
 		var k keyID
-		if lv == lvSkip {
-			var end bool
-			if i, end = d.skipToKey(i, first); i < 0 || end {
-				return i
+		var run *memberRun // the run of state st whose bytes are those at i (two ways, masked words)
+		if i <= len(b)-runBytes {
+			p := (*[runBytes]byte)(b[i:])
+			x0, x1 := binary.LittleEndian.Uint64(p[0:8]), binary.LittleEndian.Uint64(p[8:16])
+			x2, x3 := binary.LittleEndian.Uint64(p[16:24]), binary.LittleEndian.Uint64(p[24:32])
+			ways := &runs[st]
+			if r := &ways[0]; (x0^r.w[0])&r.m[0]|(x1^r.w[1])&r.m[1]|(x2^r.w[2])&r.m[2]|(x3^r.w[3])&r.m[3] == 0 && r.n != 0 {
+				run = r
+			} else if r := &ways[1]; (x0^r.w[0])&r.m[0]|(x1^r.w[1])&r.m[1]|(x2^r.w[2])&r.m[2]|(x3^r.w[3])&r.m[3] == 0 && r.n != 0 {
+				run = r
 			}
-			if i, _ = d.str(i + 1); i < 0 {
-				return -1
-			}
-			if i = d.colon(i + 1); i < 0 {
-				return -1
-			}
-		} else if run := runs.at(b, i, st); run != nil {
+		}
+		if run != nil {
 			if i += run.n; run.end {
 				return i
 			}
@@ -142,37 +150,65 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 				}
 			}
 		} else {
-			from := i
 			var end bool
-			if i, end = d.skipToKey(i, first); i < 0 || end {
-				if end {
-					runs.learn(b[from:i], st, kNone, true)
-				}
+			if i, k, st, end = d.member(i, first, st, runs, keys); i < 0 || end {
 				return i
 			}
-			s := &eventKeys
-			if lv == lvArgs {
-				s = &argsKeys
-			}
-			if i, k = d.memberKey(i+1, s); i < 0 {
-				return -1
-			}
-			// most keys end `": ` before the value
-			if i += 3; i < len(b) && b[i-2] == ':' && b[i-1] == ' ' && b[i] > ' ' {
-			} else if i = d.colon(i - 2); i < 0 {
-				return -1
-			}
-			st = runs.learn(b[from:i], st, k, false)
 		}
-		switch lv {
-		case lvEvent:
+		if lv == lvEvent {
 			i = d.eventField(k, i, depth)
-		case lvArgs:
+		} else {
 			i = d.argsField(k, i, depth)
-		default:
-			i = d.value(i, depth)
 		}
 		if i < 0 {
+			return -1
+		}
+	}
+}
+
+// member reads the bytes from i (after the '{', or after a member's value
+// when not first) to the next value the slow way (white space, the comma,
+// the key and its match in keys, the colon) and learns them as a run of
+// state st. It returns the value's index, the key and the state after the
+// run, or at the object's end the index after its '}' and true (-1 on an
+// error).
+func (d *evDecoder) member(i int, first bool, st runState, runs *runTable, keys *keySet) (int, keyID, runState, bool) {
+	b := d.b
+	from := i
+	i, end := d.skipToKey(i, first)
+	if i < 0 || end {
+		if end {
+			runs.learn(b[from:i], st, kNone, true)
+		}
+		return i, kNone, st, end
+	}
+	var k keyID
+	if i, k = d.memberKey(i+1, keys); i < 0 {
+		return -1, kNone, st, false
+	}
+	// most keys end `": ` before the value
+	if i += 3; i < len(b) && b[i-2] == ':' && b[i-1] == ' ' && b[i] > ' ' {
+	} else if i = d.colon(i - 2); i < 0 {
+		return -1, kNone, st, false
+	}
+	return i, k, runs.learn(b[from:i], st, k, false), false
+}
+
+// skipObject checks the members of an object nobody reads from i (after
+// its '{') and returns the index after its '}'.
+func (d *evDecoder) skipObject(i, depth int) int {
+	for first := true; ; first = false {
+		var end bool
+		if i, end = d.skipToKey(i, first); i < 0 || end {
+			return i
+		}
+		if i, _ = d.str(i + 1); i < 0 {
+			return -1
+		}
+		if i = d.colon(i + 1); i < 0 {
+			return -1
+		}
+		if i = d.value(i, depth); i < 0 {
 			return -1
 		}
 	}
@@ -228,11 +264,17 @@ func (d *evDecoder) eventField(k keyID, i, depth int) int {
 	case kPh:
 		return d.strField(i, &ev.Ph)
 	case kCat:
-		return d.strField(i, &ev.Cat)
+		d.ent = nil
+		if i = d.strField(i, &ev.Cat); d.ent != nil {
+			d.argSt, d.catSet = runState(d.ent.run), true
+		}
+		return i
 	case kName:
 		d.ent = ev.nameEnt // kept when the value is null
 		i = d.strField(i, &ev.Name)
-		ev.nameEnt = d.ent
+		if ev.nameEnt = d.ent; d.ent != nil && !d.catSet {
+			d.argSt = runState(d.ent.run)
+		}
 		return i
 	case kPid:
 		return d.id(i, depth, &ev.Pid)
@@ -375,11 +417,24 @@ func (d *evDecoder) id(i, depth int, v *idVal) int {
 	return e
 }
 
-// strField decodes a string (null leaves dst as it is).
+// maxPredicted is the longest string strField predicts.
+const maxPredicted = 2048
+
+// strField decodes a string (null leaves dst as it is). A plain string
+// (no escape, ASCII) seen before under the same predictKey is taken by one
+// compare of its bytes and the quote after them, without the scan: those
+// bytes are a valid string body that ends at that quote, as str finds.
 func (d *evDecoder) strField(i int, dst *string) int {
 	b := d.b
 	switch b[i] {
 	case '"':
+		key, keyed := predictKey(b, i+1)
+		if keyed {
+			if ent := d.strs.predicted(b, i+1, key); ent != nil {
+				*dst, d.ent = ent.s, ent
+				return i + 1 + len(ent.s) + 1
+			}
+		}
 		e, fl := d.str(i + 1)
 		if e < 0 {
 			return -1
@@ -397,6 +452,9 @@ func (d *evDecoder) strField(i int, dst *string) int {
 		default:
 			d.ent = d.strs.get(s)
 			*dst = d.ent.s
+			if keyed && fl == 0 && len(s) <= maxPredicted {
+				d.strs.pred[key&(uint(len(d.strs.pred))-1)] = d.ent
+			}
 		}
 		return e + 1
 	case 'n':
@@ -458,7 +516,7 @@ func (d *evDecoder) value(i, depth int) int {
 			return d.deep()
 		}
 		if c == '{' {
-			return d.object(i+1, lvSkip, depth+1)
+			return d.skipObject(i+1, depth+1)
 		}
 		return d.array(i+1, depth+1)
 	case c == 't':

@@ -28,47 +28,36 @@ const runBytes = 32
 // remember) is never learnt in, so it predicts nothing. Each state
 // remembers two runs, the last learnt first.
 const (
-	firstStates       = 64
-	noRun       uint8 = 255
+	numStates            = 1024
+	firstStates          = 64
+	noRun       runState = numStates - 1
 )
+
+// runState is a state of the member loop (below numStates). There are many
+// more than a file's layouts need, so that the paths of different layouts
+// (one an object kind and category) seldom meet in one state and evict
+// each other's runs.
+type runState uint16
 
 // memberRun is one remembered run.
 type memberRun struct {
 	w    [4]uint64 // its bytes, little-endian, zero past n
 	m    [4]uint64 // the mask of its bytes
 	n    int       // its length (0: no run)
-	next uint8     // the state after it
+	next runState  // the state after it
 	id   keyID     // the member's key
 	end  bool      // the run closes the object (its last byte is '}')
 }
 
 // runTable is the runs of one object kind, two a state.
-type runTable [256][2]memberRun
+type runTable [numStates][2]memberRun
 
 // memberRuns are the runs of the event objects and of their args.
 type memberRuns [2]runTable
 
-// at is the run of state st whose bytes are those at i, or nil.
-func (t *runTable) at(b []byte, i int, st uint8) *memberRun {
-	if i > len(b)-runBytes {
-		return nil
-	}
-	p := (*[runBytes]byte)(b[i:])
-	x0, x1 := binary.LittleEndian.Uint64(p[0:8]), binary.LittleEndian.Uint64(p[8:16])
-	x2, x3 := binary.LittleEndian.Uint64(p[16:24]), binary.LittleEndian.Uint64(p[24:32])
-	ways := &t[st]
-	if r := &ways[0]; (x0^r.w[0])&r.m[0]|(x1^r.w[1])&r.m[1]|(x2^r.w[2])&r.m[2]|(x3^r.w[3])&r.m[3] == 0 && r.n != 0 {
-		return r
-	}
-	if r := &ways[1]; (x0^r.w[0])&r.m[0]|(x1^r.w[1])&r.m[1]|(x2^r.w[2])&r.m[2]|(x3^r.w[3])&r.m[3] == 0 && r.n != 0 {
-		return r
-	}
-	return nil
-}
-
 // learn remembers run (its bytes, its key or the end) for state st of
 // its kind and returns the state after it.
-func (t *runTable) learn(run []byte, st uint8, id keyID, end bool) uint8 {
+func (t *runTable) learn(run []byte, st runState, id keyID, end bool) runState {
 	n := len(run)
 	if n > runBytes || n == 0 || st == noRun {
 		return noRun
@@ -87,7 +76,7 @@ func (t *runTable) learn(run []byte, st uint8, id keyID, end bool) uint8 {
 		}
 		h = (h ^ e.w[j]) * 0x9E3779B97F4A7C15
 	}
-	e.next = firstStates + uint8((h>>32)%uint64(noRun-firstStates)) // firstStates .. noRun-1
+	e.next = firstStates + runState((h>>32)%uint64(noRun-firstStates)) // firstStates .. noRun-1
 	ways := &t[st]
 	ways[1], ways[0] = ways[0], e
 	return e.next

@@ -2,6 +2,7 @@ package kineto
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -21,6 +22,20 @@ var runSeeds = [][2]string{
 		`{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"External id": 3, "Process Group Descriptiox": "x"}}`},
 	{`{"ph": "s", "id": 3, "pid": 0, "tid": 7, "ts": 1.5, "cat": "ac2g", "name": "ac2g"}`,
 		`{"ph": "s", "id": 3, "pid": 0, "tid": 7, "ts": 1.5, "cat": "ac2g", "name": "ac2g" }`},
+	// predicted strings (strField): the same first 40 bytes, then another
+	// end, an escape, a byte >= 0x80, a control character, a longer name
+	{`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128", "cat": "kernel"}`,
+		`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize12", "cat": "kernel"}`},
+	{`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128", "cat": "kernel"}`,
+		`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x", "cat": "kernel"}`},
+	{`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128", "cat": "kernel"}`,
+		`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize1\"8", "cat": "kernel"}`},
+	{`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128", "cat": "kernel"}`,
+		"{\"ph\": \"X\", \"name\": \"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize1\xc3\xa9\", \"cat\": \"kernel\"}"},
+	{`{"ph": "X", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128", "cat": "kernel"}`,
+		"{\"ph\": \"X\", \"name\": \"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize1\x01\", \"cat\": \"kernel\"}"},
+	{`{"ph": "X", "cat": "kernel", "name": "ab", "args": {"name": "ab"}, "pid": 1, "tid": 2, "ts": 1, "dur": 2}`,
+		`{"ph": "X", "cat": "kernel", "name": "ab", "args": {"name": "ab\u0041"}, "pid": 1, "tid": 2, "ts": 1, "dur": 2}`},
 }
 
 // runPad follows an element in a buffer, long enough that every run of
@@ -82,4 +97,51 @@ func FuzzMemberRuns(f *testing.F) {
 		f.Add([]byte(s[0]), []byte(s[1]))
 	}
 	f.Fuzz(func(t *testing.T, a, b []byte) { checkRuns(t, a, b) })
+}
+
+// TestRunStatesByCategory: events of one category with many names lay out
+// their args alike, and their runs are learnt once, not once a name (the
+// args start in the category's state), so a file of many kernel names
+// keeps few runs and does not evict them.
+func TestRunStatesByCategory(t *testing.T) {
+	var d evDecoder
+	for pass := 0; pass < 2; pass++ {
+		for i := 0; i < 300; i++ {
+			el := fmt.Sprintf(`{"ph": "X", "cat": "kernel", "name": "kernel_%d", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"External id": %d, "queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": %d, "registers per thread": 168}}`, i, i, i)
+			var ev rawEvent
+			ev.reset()
+			if _, err := d.decode([]byte(el), &ev, true); err != nil || ev.Args.Corr != int64(i) {
+				t.Fatalf("%s: %v %+v", el, err, ev.Args)
+			}
+		}
+	}
+	if n := learnt(&d.runs[1]); n > 16 {
+		t.Errorf("%d args runs learnt for one layout, want at most 16", n)
+	}
+}
+
+// learnt counts the runs a table holds.
+func learnt(t *runTable) int {
+	n := 0
+	for _, ways := range t {
+		for _, r := range ways {
+			if r.n != 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestPredictedStrings: a decoder that saw a plain string takes it again
+// without a scan (strField); taught or not, a decoder gives the same event.
+func TestPredictedStrings(t *testing.T) {
+	a := []byte(`{"ph": "X", "cat": "kernel", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64", "pid": 1, "tid": 2, "ts": 1, "dur": 2}`)
+	var d evDecoder
+	decodeIn(&d, a)
+	key, ok := predictKey(a, bytes.Index(a, []byte("sm90")))
+	if !ok || d.strs.pred[key&(uint(len(d.strs.pred))-1)] == nil {
+		t.Fatal("the kernel name was not kept for prediction")
+	}
+	checkRuns(t, a, a)
 }

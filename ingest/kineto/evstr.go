@@ -168,6 +168,7 @@ func getu4(s []byte) rune {
 // name, as before).
 type strCache struct {
 	front [256]*strEntry
+	pred  [1024]*strEntry // plain strings by predictKey: read without a scan (strField)
 	m     map[string]*strEntry
 	n     int
 	runs  int // entries made
@@ -189,6 +190,37 @@ var oneByte = func() (t [256]string) {
 	}
 	return t
 }()
+
+// predictBytes is how many bytes from a string's start predictKey hashes:
+// enough that kernel names sharing a long prefix seldom share a key.
+const predictBytes = 40
+
+// predictKey hashes the predictBytes bytes at j (a string's body and what
+// follows it) to an index of strCache.pred; false when fewer bytes follow.
+func predictKey(b []byte, j int) (uint, bool) {
+	if j > len(b)-predictBytes {
+		return 0, false
+	}
+	p := (*[predictBytes]byte)(b[j:])
+	h := binary.LittleEndian.Uint64(p[0:8])
+	for k := 8; k < predictBytes; k += 8 {
+		h = (h ^ h>>29 ^ binary.LittleEndian.Uint64(p[k:k+8])) * 0x9E3779B97F4A7C15
+	}
+	return uint(h >> 54), true // 10 bits
+}
+
+// predicted is the entry of the string whose body starts at j when it is
+// the plain string pred holds under key: its bytes and then a quote.
+func (c *strCache) predicted(b []byte, j int, key uint) *strEntry {
+	e := c.pred[key&(uint(len(c.pred))-1)]
+	if e == nil {
+		return nil
+	}
+	if n := j + len(e.s); n < len(b) && b[n] == '"' && string(b[j:n]) == e.s {
+		return e
+	}
+	return nil
+}
 
 func (c *strCache) get(b []byte) *strEntry {
 	h := (uint(len(b))*131 + uint(b[0])*31 + uint(b[len(b)-1])) & uint(len(c.front)-1)

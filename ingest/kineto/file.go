@@ -24,14 +24,15 @@ type fileReader struct {
 	textSize  int64               // the JSON text's expected length, a hint (0: unknown)
 	names     map[[2]int64]string // thread_name metadata by (pid, tid)
 	skips     map[string]int      // skip reason -> index in tr.Skipped
-	devices   map[int64]int       // GPU events per device
-	pids      map[int64]int       // CPU events per process id
+	devices   tally               // GPU events per device
+	pids      tally               // CPU events per process id
 	steps     []step
 	lists     map[string][]int32 // process group -> rank list, when stated
 	rankLists rankLists          // parsed rank lists by their text
 	ranks     *rankIntern        // sorted rank lists shared by the files of a read
 	links     linkState
-	nEvents   int // traceEvents elements so far
+	memo      *memo // what the collective passes derive from repeated texts
+	nEvents   int   // traceEvents elements so far
 }
 
 // lastStream is a stream index and its key.
@@ -58,7 +59,7 @@ type step struct {
 func newFileReader(path string, dec decoder, stepRe *regexp.Regexp) *fileReader {
 	return &fileReader{path: path, dec: dec, stepRe: stepRe, tr: &model.Trace{}, ranks: newRankIntern(),
 		info: newFileMeta(), streams: map[streamKey]int32{}, names: map[[2]int64]string{},
-		skips: map[string]int{}, devices: map[int64]int{}, pids: map[int64]int{}, lists: map[string][]int32{}, rankLists: rankLists{}}
+		skips: map[string]int{}, devices: tally{m: map[int64]int{}}, pids: tally{m: map[int64]int{}}, lists: map[string][]int32{}, rankLists: rankLists{}, memo: newMemo()}
 }
 
 // skip counts one dropped item under reason; the first occurrence gives
@@ -146,5 +147,36 @@ func firstLine(s string) string {
 func (f *fileReader) metadata() {
 	if f.ev.Name == "thread_name" && f.ev.Args.Name != "" {
 		f.names[[2]int64{f.ev.Pid.N, f.ev.Tid.N}] = f.ev.Args.Name
+	}
+}
+
+// tally counts events by a key. Events come in runs of one key (a device,
+// a process), so the current run's count is held apart and added to the
+// map when the key changes: no map update an event.
+type tally struct {
+	m   map[int64]int
+	key int64
+	n   int // events of key not yet in m
+}
+
+func (t *tally) add(k int64) {
+	if t.n > 0 && k == t.key {
+		t.n++
+		return
+	}
+	t.flush()
+	t.key, t.n = k, 1
+}
+
+// counts returns the counts by key.
+func (t *tally) counts() map[int64]int {
+	t.flush()
+	return t.m
+}
+
+func (t *tally) flush() {
+	if t.n > 0 {
+		t.m[t.key] += t.n
+		t.n = 0
 	}
 }

@@ -22,7 +22,7 @@ func (f *fileReader) finish(rank int32, size int64) *model.Trace {
 		f.tr.Counters.Rank[i] = rank
 	}
 	f.tr.Counters.Sort()
-	f.tr.Events.Sort() // here, in the file's worker: the merge only orders the sorted parts
+	sortEvents(&f.tr.Events) // here, in the file's worker: the merge only orders the sorted parts
 	f.tr.Sources = []model.Source{{Path: f.path, Format: "kineto", Size: size}}
 	f.tr.AddRank(f.rankRecord(rank))
 	if f.info.worldSize > 0 && f.info.worldSize <= model.MaxWorld {
@@ -35,12 +35,12 @@ func (f *fileReader) finish(rank int32, size int64) *model.Trace {
 }
 
 func (f *fileReader) rankRecord(rank int32) model.Rank {
-	dev, ok := mostCommon(f.devices)
+	dev, ok := mostCommon(f.devices.counts())
 	r := model.Rank{Rank: rank, Host: f.info.host, LocalGPU: -1, Coord: model.UnknownCoord, ClockBase: f.info.baseNs}
 	if ok {
 		r.LocalGPU, r.GPUName = int32(dev), f.info.gpus[dev]
 	}
-	r.PID, _ = mostCommon(f.pids)
+	r.PID, _ = mostCommon(f.pids.counts())
 	return r
 }
 
@@ -57,7 +57,7 @@ func mostCommon(m map[int64]int) (int64, bool) {
 
 // nameStreams sets each stream's rank and its name from thread_name metadata.
 func (f *fileReader) nameStreams(rank int32) {
-	pid, _ := mostCommon(f.pids)
+	pid, _ := mostCommon(f.pids.counts())
 	for k, i := range f.streams {
 		s := &f.tr.Streams[i]
 		s.Rank = rank
@@ -79,7 +79,7 @@ func (f *fileReader) collectives(rank int32) {
 	for _, k := range f.links.kernels {
 		info := k.info
 		if i, ok := f.links.cpuExt[k.ext]; ok && k.ext >= 0 && k.ext != k.corr {
-			info.fill(f.links.cpu[i].info)
+			info.fill(&f.links.cpu[i].info)
 		}
 		if r := findCorr(rt, ev.Corr, k.corr); r >= 0 {
 			f.links.enclosing(ev.Stream[r], ev.Start[r], &info)
@@ -89,8 +89,8 @@ func (f *fileReader) collectives(rank int32) {
 }
 
 func (f *fileReader) collective(rank int32, name string, info commInfo, own bool) model.Collective {
-	c := model.NewCollective(chooseOp(kernelOp(name), info.op, own))
-	if sz := dtypeSize(info.dtype); sz > 0 && info.nelems >= 0 {
+	c := model.NewCollective(chooseOp(f.memo.kernelOp(name), info.op, own))
+	if sz := f.memo.dtypeSize(info.dtype); sz > 0 && info.nelems >= 0 {
 		c.Bytes = info.nelems * sz
 	}
 	if info.dtype != "" {

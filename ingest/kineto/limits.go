@@ -64,6 +64,10 @@ func (z *ratioReader) Read(p []byte) (int, error) {
 
 // clipEvent cuts the event's strings to maxString bytes.
 func (f *fileReader) clipEvent(off int64) {
+	a := &f.ev.Args
+	if max(len(f.ev.Name), len(f.ev.Cat), len(a.Name), len(a.Labels)) <= maxString {
+		return // (nearly every event)
+	}
 	if len(f.ev.Name) > maxString {
 		f.ev.nameEnt = nil // the entry holds the whole name
 	}

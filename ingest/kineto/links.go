@@ -13,6 +13,7 @@ type linkState struct {
 	annExt  map[int64]int32 // External id -> row of a CPU annotation
 	gpuAnn  []extRow        // GPU annotations and their External id
 	cpu     []commRange     // record_param_comms ops and nccl:* annotations
+	maxEnd  []int64         // after sortCPU: the latest end of cpu[:i+1] on cpu[i]'s thread
 	kernels []commKernel    // communication kernels
 	cpuExt  map[int64]int   // External id -> index in cpu
 }
@@ -50,12 +51,12 @@ func (l *linkState) annotation(ext int64, row int32) {
 // commArgsOf reads the collective args of the current event, decoded with
 // the rest of it.
 func commArgsOf(f *fileReader, _ []byte) commInfo {
-	return f.ev.Args.commFields.info(f.rankLists)
+	return f.ev.Args.commFields.info(f.rankLists, f.memo)
 }
 
 func (l *linkState) commCPU(f *fileReader, raw []byte, row int32, base commInfo) {
 	info := commArgsOf(f, raw)
-	info.fill(base)
+	info.fill(&base)
 	ev := &f.tr.Events
 	if l.cpuExt == nil {
 		l.cpuExt = map[int64]int{}
@@ -74,7 +75,8 @@ func (l *linkState) commKernel(f *fileReader, raw []byte, row int32) {
 	l.kernels = append(l.kernels, commKernel{row, f.ev.Args.ExtID, f.ev.Args.Corr, info, own})
 }
 
-// sortCPU orders the comm ranges by thread, then start, for enclosure lookups.
+// sortCPU orders the comm ranges by thread, then start, for enclosure
+// lookups, and notes the latest end so far on each thread (maxEnd).
 func (l *linkState) sortCPU() {
 	order := make([]int, len(l.cpu))
 	for i := range order {
@@ -92,17 +94,31 @@ func (l *linkState) sortCPU() {
 		l.cpuExt[ext] = pos[i]
 	}
 	l.cpu = sorted
+	l.maxEnd = make([]int64, len(sorted))
+	for i := range sorted {
+		l.maxEnd[i] = sorted[i].end
+		if i > 0 && sorted[i-1].stream == sorted[i].stream {
+			l.maxEnd[i] = max(l.maxEnd[i], l.maxEnd[i-1])
+		}
+	}
 }
 
 // enclosing fills info from the comm ranges on thread s that contain time
-// t, innermost first.
+// t, innermost first: of the 64 that start last at or before t, those
+// that end at or after it. It stops where no range before can contain t.
 func (l *linkState) enclosing(s int32, t int64, info *commInfo) {
-	i, _ := slices.BinarySearchFunc(l.cpu, commRange{stream: s, start: t + 1}, func(a, b commRange) int {
-		return cmp.Or(cmp.Compare(a.stream, b.stream), cmp.Compare(a.start, b.start))
-	})
-	for j, n := i-1, 0; j >= 0 && l.cpu[j].stream == s && n < 64; j, n = j-1, n+1 {
+	lo, hi := 0, len(l.cpu) // the first range after (s, t)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if c := &l.cpu[m]; c.stream < s || c.stream == s && c.start <= t {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for j, n := lo-1, 0; j >= 0 && l.cpu[j].stream == s && n < 64 && l.maxEnd[j] >= t; j, n = j-1, n+1 {
 		if l.cpu[j].end >= t {
-			info.fill(l.cpu[j].info)
+			info.fill(&l.cpu[j].info)
 		}
 	}
 }

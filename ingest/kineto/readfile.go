@@ -62,7 +62,12 @@ func readFile(ctx context.Context, path string, opts source.Options, single bool
 func readFileWith(ctx context.Context, path string, opts source.Options, single bool, prog *progress, dec decoder, ranks *rankIntern) fileResult {
 	fr := newFileReader(path, dec, stepRegex(opts))
 	fr.ranks = ranks
-	size, err := parseFile(ctx, path, fr, prog, opts.MaxMemory)
+	sc := getScratch()
+	fr.evd.runs = sc.runs
+	size, err := parseFile(ctx, path, fr, prog, opts.MaxMemory, sc)
+	fr.evd.runs, fr.text = nil, nil // the scratch is the next file's now
+	fr.ev.reset()                   // (its ts and dur text is in the buffer)
+	putScratch(sc)
 	if err != nil {
 		return fileResult{path: path, err: err}
 	}
@@ -74,7 +79,7 @@ func readFileWith(ctx context.Context, path string, opts source.Options, single 
 }
 
 // parseFile streams one file through fr and returns its size on disk.
-func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress, maxMem int64) (int64, error) {
+func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress, maxMem int64, sc *scratch) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: -1, Err: err}
@@ -88,7 +93,8 @@ func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress,
 	if err != nil {
 		return 0, &source.FileError{Path: path, Offset: 0, Unit: "byte", Err: err}
 	}
-	sp := newSplitter(r)
+	sp := newSplitterBuf(r, sc.buf)
+	defer func() { sc.buf = sp.buf }()
 	fr.text, fr.textSize = sp, textSize(f, st.Size(), gz)
 	if err := sp.run(&ctxHandler{ctx: ctx, fileReader: fr, maxMem: maxMem}); err != nil {
 		return 0, fileError(path, err)
@@ -99,6 +105,30 @@ func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress,
 		}
 	}
 	return st.Size(), nil
+}
+
+// scratch is what reading one file needs and the next file can reuse: the
+// splitter's buffer and the decoder's learnt member runs (a run means the
+// same in every file, so the next file starts taught; TestMemberRuns).
+// Nothing read from a file points into them once its part is built.
+type scratch struct {
+	buf  []byte
+	runs *memberRuns
+}
+
+// maxScratchBuf is the largest splitter buffer kept for the next file (one
+// grown for a huge element is dropped).
+const maxScratchBuf = 1 << 20
+
+var scratchPool = sync.Pool{New: func() any { return &scratch{runs: new(memberRuns)} }}
+
+func getScratch() *scratch { return scratchPool.Get().(*scratch) }
+
+func putScratch(sc *scratch) {
+	if cap(sc.buf) > maxScratchBuf {
+		sc.buf = nil
+	}
+	scratchPool.Put(sc)
 }
 
 // textSize is the length of a file's JSON text as far as it is known before

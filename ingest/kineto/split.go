@@ -32,8 +32,18 @@ type syntaxError struct {
 
 func (e *syntaxError) Error() string { return e.Msg }
 
-func newSplitter(r io.Reader) *splitter {
-	return &splitter{r: r, buf: make([]byte, 256<<10), mark: -1}
+// splitBuf is the splitter's first buffer size.
+const splitBuf = 256 << 10
+
+func newSplitter(r io.Reader) *splitter { return newSplitterBuf(r, nil) }
+
+// newSplitterBuf is newSplitter reading into buf (its whole capacity; a
+// new one when it is smaller than splitBuf).
+func newSplitterBuf(r io.Reader, buf []byte) *splitter {
+	if cap(buf) < splitBuf {
+		buf = make([]byte, splitBuf)
+	}
+	return &splitter{r: r, buf: buf[:cap(buf)], mark: -1}
 }
 
 // offset is the stream offset of the next unread byte.
