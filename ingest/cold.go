@@ -274,7 +274,7 @@ func (p *coldPlan) writeShards(ctx context.Context, tmp string, opts source.Opti
 		if err != nil {
 			return err
 		}
-		failed, read = append(failed, meta.Failed...), read+len(meta.Files)
+		failed, read = append(failed, meta.Failed...), read+len(meta.files)
 		if meta.Nsys != nil {
 			read += meta.Nsys.Read
 		}

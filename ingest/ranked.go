@@ -70,7 +70,7 @@ func loadShardedBeside(in inputs, paths []string, opts source.Options, minEvents
 	}
 	groups, skipped := sniffAll(in.files, Formats())
 	beside, ok := besideGroups(groups, "")
-	metas, err := shardMetas(in.sharded[0])
+	metas, err := shardMetas(in.sharded[0], newListIntern())
 	if !ok || err != nil {
 		return nil, false, nil // Load says what is wrong
 	}

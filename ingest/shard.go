@@ -23,18 +23,23 @@ const ShardFile = "shard.json"
 
 // shardMeta is the content of shard.json.
 type shardMeta struct {
-	Shard int `json:"shard"`
-	Of    int `json:"of"`
+	Version int `json:"version,omitempty"` // shardVersion; absent: 1
+	Shard   int `json:"shard"`
+	Of      int `json:"of"`
 	// Format is the format the shards read: "" for Kineto traces, "nsys"
 	// for Nsight Systems exports.
-	Format string             `json:"format,omitempty"`
-	Files  []kineto.FileLists `json:"files"`            // the Kineto files read, in order, with their process groups' rank lists
-	Failed []model.Skip       `json:"failed,omitempty"` // Kineto files that could not be read
+	Format string `json:"format,omitempty"`
+	// RankLists are the distinct process-group rank lists of Files (version 2).
+	RankLists [][]int32    `json:"rank_lists,omitempty"`
+	Files     []shardFile  `json:"files"`            // the Kineto files read, in order, with their process groups' rank lists
+	Failed    []model.Skip `json:"failed,omitempty"` // Kineto files that could not be read
 	// Nsys is what the join of nsys shards needs (Format "nsys").
 	Nsys *nsys.ShardInfo `json:"nsys,omitempty"`
 	// Trailing are the skip records of the inputs no format claims and of
 	// the walk (shard 0 only): the unsharded load lists them last.
 	Trailing []model.Skip `json:"trailing,omitempty"`
+
+	files []kineto.FileLists // Files with their lists, as the shard read them or unpackFiles gives them
 }
 
 // ParseShard reads "K/N" (0 <= K < N).
@@ -143,7 +148,8 @@ func readKinetoWith(read kinetoShardReader, ctx context.Context, files []string,
 	if err != nil {
 		return nil, err
 	}
-	meta.Files, meta.Failed = sh.Files, sh.Failed
+	meta.files, meta.Failed = sh.Files, sh.Failed
+	internComms(sh.Trace, newListIntern()) // the merge copied each file's members
 	return sh.Trace, nil
 }
 
@@ -174,6 +180,8 @@ func writeShard(dir string, t *model.Trace, meta shardMeta, m dataset.Manifest) 
 	if err := dataset.Write(dir, t, m); err != nil {
 		return err
 	}
+	meta.Version = shardVersion
+	meta.RankLists, meta.Files = packFiles(meta.files)
 	b, err := json.MarshalIndent(meta, "", "  ")
 	if err != nil {
 		return err
@@ -199,7 +207,8 @@ func IsSharded(dir string) bool {
 // datasets beside them (BesideDir) in order; the trailing skip records come
 // back apart, to be listed last as a load lists them.
 func readSharded(root string) (*model.Trace, []model.Skip, error) {
-	metas, err := shardMetas(root)
+	in := newListIntern()
+	metas, err := shardMetas(root, in)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -209,6 +218,7 @@ func readSharded(root string) (*model.Trace, []model.Skip, error) {
 		if traces[k], _, err = dataset.Read(ShardDir(root, k)); err != nil {
 			return nil, nil, fmt.Errorf("shard %d/%d: %w", k, len(metas), err)
 		}
+		internComms(traces[k], in)
 		trailing = append(trailing, meta.Trailing...)
 	}
 	join := joinKineto
@@ -232,7 +242,7 @@ func readSharded(root string) (*model.Trace, []model.Skip, error) {
 func joinKineto(traces []*model.Trace, metas []shardMeta) (*model.Trace, error) {
 	shards := make([]*kineto.Shard, len(metas))
 	for k, meta := range metas {
-		shards[k] = &kineto.Shard{Trace: traces[k], Files: meta.Files, Failed: meta.Failed}
+		shards[k] = &kineto.Shard{Trace: traces[k], Files: meta.files, Failed: meta.Failed}
 	}
 	return kineto.Join(shards)
 }
@@ -248,8 +258,9 @@ func joinNsys(traces []*model.Trace, metas []shardMeta) (*model.Trace, error) {
 	return nsys.Join(shards)
 }
 
-// shardMetas reads shard.json of shards 0..N-1 and checks that all are there.
-func shardMetas(root string) ([]shardMeta, error) {
+// shardMetas reads shard.json of shards 0..N-1 and checks that all are
+// there; their rank lists share one copy of each distinct list (in).
+func shardMetas(root string, in *listIntern) ([]shardMeta, error) {
 	var metas []shardMeta
 	for k := 0; k == 0 || k < metas[0].Of; k++ {
 		b, err := os.ReadFile(filepath.Join(ShardDir(root, k), ShardFile))
@@ -260,6 +271,13 @@ func shardMetas(root string) ([]shardMeta, error) {
 		if err := json.Unmarshal(b, &m); err != nil || m.Shard != k || m.Of < 1 || len(metas) > 0 && (m.Of != metas[0].Of || m.Format != metas[0].Format) {
 			return nil, fmt.Errorf("sharded dataset %s: %s of shard %d is not valid (%v)", root, ShardFile, k, err)
 		}
+		if m.Version > shardVersion {
+			return nil, fmt.Errorf("sharded dataset %s: %s of shard %d has version %d; this build reads up to %d", root, ShardFile, k, m.Version, shardVersion)
+		}
+		if m.files, err = unpackFiles(&m, in); err != nil {
+			return nil, fmt.Errorf("sharded dataset %s: %s of shard %d: %w", root, ShardFile, k, err)
+		}
+		m.Files, m.RankLists = nil, nil
 		metas = append(metas, m)
 	}
 	return metas, nil

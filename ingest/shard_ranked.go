@@ -53,7 +53,8 @@ func readShardedRanked(root string, annotation func(name string) bool) (*Sharded
 // (no events) after the datasets beside the shards, and skips in place of
 // the shards' trailing skip records (nil: those).
 func readShardedRankedWith(root string, annotation func(name string) bool, extra []*model.Trace, skips []model.Skip) (*ShardedRanked, error) {
-	metas, err := shardMetas(root)
+	in := newListIntern()
+	metas, err := shardMetas(root, in)
 	if err != nil {
 		return nil, err
 	}
@@ -66,6 +67,7 @@ func readShardedRankedWith(root string, annotation func(name string) bool, extra
 		if err != nil {
 			return nil, fmt.Errorf("shard %d/%d: %w", k, len(metas), err)
 		}
+		internComms(rk.Trace, in)
 		sr.addShard(k, rk, rows)
 		traces[k], trailing = rk.Trace, append(trailing, meta.Trailing...)
 	}
