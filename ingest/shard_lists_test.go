@@ -126,11 +126,11 @@ func TestShardMetasReadsVersion1(t *testing.T) {
 // with lists of the other version is refused, saying so.
 func TestShardMetasRefusesBadLists(t *testing.T) {
 	cases := map[string]string{
-		`{"version": 3, "shard": 0, "of": 1, "files": []}`:                                                    "version 3",
+		`{"version": 3, "shard": 0, "of": 1, "files": []}`:                                                       "version 3",
 		`{"version": 2, "shard": 0, "of": 1, "rank_lists": [[0]], "files": [{"path": "a", "groups": {"0": 1}}]}`: "rank list 1 of 1",
-		`{"version": 2, "shard": 0, "of": 1, "files": [{"path": "a", "groups": {"0": -2}}]}`:                    "rank list -2",
-		`{"version": 2, "shard": 0, "of": 1, "files": [{"path": "a", "lists": {"0": [0]}}]}`:                    "wrong version",
-		`{"shard": 0, "of": 1, "rank_lists": [[0]], "files": [{"path": "a", "groups": {"0": 0}}]}`:              "wrong version",
+		`{"version": 2, "shard": 0, "of": 1, "files": [{"path": "a", "groups": {"0": -2}}]}`:                     "rank list -2",
+		`{"version": 2, "shard": 0, "of": 1, "files": [{"path": "a", "lists": {"0": [0]}}]}`:                     "wrong version",
+		`{"shard": 0, "of": 1, "rank_lists": [[0]], "files": [{"path": "a", "groups": {"0": 0}}]}`:               "wrong version",
 	}
 	for text, want := range cases {
 		root := t.TempDir()
