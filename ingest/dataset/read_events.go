@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -148,7 +149,7 @@ func sameWindow(all, ev *model.Events, off int) bool {
 // readEventFile reads rank r's events file, which must hold want rows,
 // appending to c's columns.
 func readEventFile(path string, r int32, want int64, withColls bool, c *chunk) error {
-	pf, closeFile, err := openParquet(path)
+	pf, whole, closeFile, err := openParquetBytes(path)
 	if err != nil {
 		return err
 	}
@@ -159,10 +160,32 @@ func readEventFile(path string, r int32, want int64, withColls bool, c *chunk) e
 	if c.ev.Rank == nil {
 		c.ev.Grow(int(want))
 	}
+	if !withColls {
+		sc := scratches.Get().(*fastScratch)
+		ok := decodeFast(whole, pf, r, c, sc)
+		scratches.Put(sc)
+		if ok {
+			return nil
+		}
+		c.reset()
+	}
 	if err := decodeInto(pf, r, c, withColls); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// scratches are the fast path's buffers, one per reader at a time.
+var scratches = sync.Pool{New: func() any { return new(fastScratch) }}
+
+// reset empties c's columns (keeping their room) and names, for the slow
+// path after the fast one gave up.
+func (c *chunk) reset() {
+	ev := &c.ev
+	ev.Rank, ev.Stream, ev.Kind, ev.Name = ev.Rank[:0], ev.Stream[:0], ev.Kind[:0], ev.Name[:0]
+	ev.Start, ev.Dur, ev.Corr, ev.Iter = ev.Start[:0], ev.Dur[:0], ev.Corr[:0], ev.Iter[:0]
+	ev.Micro, ev.Coll = ev.Micro[:0], ev.Coll[:0]
+	c.names = model.Strings{}
 }
 
 func kindTable() map[string]model.Kind {

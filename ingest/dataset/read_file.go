@@ -25,31 +25,39 @@ const wholeFileMax = 8 << 20
 // parquet.NewGenericReader would panic. A file of at most wholeFileMax bytes
 // is read whole and closed at once.
 func openParquet(path string) (*parquet.File, func() error, error) {
+	pf, _, closeFile, err := openParquetBytes(path)
+	return pf, closeFile, err
+}
+
+// openParquetBytes is openParquet that also returns the file's bytes when
+// it was read whole (nil otherwise).
+func openParquetBytes(path string) (*parquet.File, []byte, func() error, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var r io.ReaderAt = f
+	var whole []byte
 	closeFile := f.Close
 	if fi.Size() <= wholeFileMax {
 		b, err := readWhole(f, fi.Size())
 		f.Close()
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
+			return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		r, closeFile = memFile{bytes.NewReader(b), b}, func() error { return nil }
+		r, closeFile, whole = memFile{bytes.NewReader(b), b}, func() error { return nil }, b
 	}
 	pf, err := openParquetReader(r, fi.Size())
 	if err != nil {
 		closeFile()
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return pf, closeFile, nil
+	return pf, whole, closeFile, nil
 }
 
 // memFile is a file read whole: a reader, and its bytes lent to pqsafe's
