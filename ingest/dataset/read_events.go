@@ -108,10 +108,7 @@ func presize(dir string, ranks []int32, counts []int64) (*model.Events, []int) {
 		}
 		offsets[i], total = int(total), total+counts[i]
 	}
-	n := int(total)
-	return &model.Events{Rank: make([]int32, n), Stream: make([]int32, n), Kind: make([]model.Kind, n), Name: make([]int32, n),
-		Start: make([]int64, n), Dur: make([]int64, n), Corr: make([]int64, n), Iter: make([]int32, n), Micro: make([]int32, n),
-		Coll: make([]int32, n)}, offsets
+	return blockColumns(int(total)), offsets
 }
 
 // window is rows [lo, hi) of all as empty columns with room for hi-lo rows:
