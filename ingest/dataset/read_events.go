@@ -146,11 +146,16 @@ func sameWindow(all, ev *model.Events, off int) bool {
 // readEventFile reads rank r's events file, which must hold want rows,
 // appending to c's columns.
 func readEventFile(path string, r int32, want int64, withColls bool, c *chunk) error {
-	pf, whole, closeFile, err := openParquetBytes(path)
+	sc := scratches.Get().(*fastScratch)
+	defer scratches.Put(sc) // after pf, which reads sc.file, is done with
+	pf, whole, closeFile, err := openParquetBytes(path, sc.file)
 	if err != nil {
 		return err
 	}
 	defer closeFile()
+	if cap(whole) > cap(sc.file) {
+		sc.file = whole[:0] // nothing keeps the file's bytes past this call: names are copied as interned
+	}
 	if pf.NumRows() != want {
 		return fmt.Errorf("%s: %d rows, the manifest says %d", path, pf.NumRows(), want)
 	}
@@ -158,10 +163,7 @@ func readEventFile(path string, r int32, want int64, withColls bool, c *chunk) e
 		c.ev.Grow(int(want))
 	}
 	if !withColls {
-		sc := scratches.Get().(*fastScratch)
-		ok := decodeFast(whole, pf, r, c, sc)
-		scratches.Put(sc)
-		if ok {
+		if decodeFast(whole, pf, r, c, sc) {
 			return nil
 		}
 		c.reset()

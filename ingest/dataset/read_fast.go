@@ -32,6 +32,7 @@ var littleEndian = binary.LittleEndian.Uint16([]byte{1, 0}) == *(*uint16)(unsafe
 
 // fastScratch is one reader's reusable buffers.
 type fastScratch struct {
+	file []byte   // the events file, read whole
 	buf  []byte   // a decompressed page that is not decoded in place
 	idx  []int32  // a page's dictionary indexes
 	dict []byte   // the decompressed dictionary page

@@ -25,13 +25,14 @@ const wholeFileMax = 8 << 20
 // parquet.NewGenericReader would panic. A file of at most wholeFileMax bytes
 // is read whole and closed at once.
 func openParquet(path string) (*parquet.File, func() error, error) {
-	pf, _, closeFile, err := openParquetBytes(path)
+	pf, _, closeFile, err := openParquetBytes(path, nil)
 	return pf, closeFile, err
 }
 
 // openParquetBytes is openParquet that also returns the file's bytes when
-// it was read whole (nil otherwise).
-func openParquetBytes(path string) (*parquet.File, []byte, func() error, error) {
+// it was read whole (nil otherwise), into buf when it has room (the caller
+// then must not reuse buf while pf is in use).
+func openParquetBytes(path string, buf []byte) (*parquet.File, []byte, func() error, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, nil, err
@@ -45,7 +46,7 @@ func openParquetBytes(path string) (*parquet.File, []byte, func() error, error) 
 	var whole []byte
 	closeFile := f.Close
 	if fi.Size() <= wholeFileMax {
-		b, err := readWhole(f, fi.Size())
+		b, err := readWhole(f, fi.Size(), buf)
 		f.Close()
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
@@ -74,10 +75,14 @@ func (m memFile) Slice(off, n int64) ([]byte, bool) {
 	return m.b[off : off+n : off+n], true
 }
 
-// readWhole reads the size bytes of f; a file that is shorter now than its
-// size said is an error.
-func readWhole(f *os.File, size int64) ([]byte, error) {
-	b := make([]byte, size)
+// readWhole reads the size bytes of f, into buf when it has room; a file
+// that is shorter now than its size said is an error.
+func readWhole(f *os.File, size int64, buf []byte) ([]byte, error) {
+	b := buf[:0]
+	if int64(cap(buf)) < size {
+		b = make([]byte, size)
+	}
+	b = b[:size]
 	if _, err := io.ReadFull(f, b); err != nil {
 		return nil, err
 	}
