@@ -17,7 +17,8 @@ var splitMinSegments = 4096
 // rest of the Result: no step has this index.
 const sentinelIteration = math.MinInt64 + 0x5e471
 
-// splitJSON is JSON's indented bytes computed on two goroutines when the
+// splitJSON is JSON's indented bytes, in pieces to write one after the
+// other (not copied into one), computed on two goroutines when the
 // Result has a large timeline (a warm 64-rank run's is 80 % of the
 // output): the second goroutine encodes and indents the timeline's later
 // rows while the first does the rest. The pieces join to the one-pass
@@ -25,7 +26,7 @@ const sentinelIteration = math.MinInt64 + 0x5e471
 // fields, each on its own, and indentJSON's only state at a comma or a
 // bracket between rows is the depth (indentFrom). nil when the Result does
 // not qualify (then JSON runs in one pass).
-func splitJSON(res *result.Result) ([]byte, error) {
+func splitJSON(res *result.Result) ([][]byte, error) {
 	tl := res.Timeline
 	if tl == nil || len(tl.Rows) < 2 || runtime.GOMAXPROCS(0) < 2 || segments(tl.Rows) < splitMinSegments {
 		return nil, nil
@@ -51,9 +52,7 @@ func splitJSON(res *result.Result) ([]byte, error) {
 	if err != nil || p.err != nil || head == nil {
 		return nil, firstErr(err, p.err)
 	}
-	out := make([]byte, 0, len(head)+len(p.b)+len(tail)+1)
-	out = append(append(append(out, head...), p.b...), tail...)
-	return append(out, '\n'), nil
+	return [][]byte{head, p.b, append(tail, '\n')}, nil
 }
 
 // splitAround encodes and indents the Result up to its timeline's row k

@@ -44,10 +44,11 @@ func TestSplitJSONIsMarshalIndent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := splitJSON(res)
-		if err != nil || got == nil {
+		pieces, err := splitJSON(res)
+		if err != nil || pieces == nil {
 			t.Fatalf("%d rows: split not taken (%v)", rows, err)
 		}
+		got := bytes.Join(pieces, nil)
 		if !bytes.Equal(got, append(want, '\n')) {
 			t.Fatalf("%d rows: split JSON differs from MarshalIndent:\n%s\n%s", rows, got, want)
 		}

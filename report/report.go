@@ -15,15 +15,19 @@ import (
 // level), with a trailing newline. Output is deterministic: struct fields
 // in declaration order, map keys sorted.
 func JSON(w io.Writer, res *result.Result) error {
-	b, err := splitJSON(res)
-	if err == nil && b == nil {
+	pieces, err := splitJSON(res)
+	if err == nil && pieces == nil {
+		var b []byte
 		b, err = oneJSON(res)
+		pieces = [][]byte{b}
 	}
 	if err != nil {
 		return fmt.Errorf("report: encode result: %w", err)
 	}
-	if _, err := w.Write(b); err != nil {
-		return fmt.Errorf("report: write result: %w", err)
+	for _, b := range pieces {
+		if _, err := w.Write(b); err != nil {
+			return fmt.Errorf("report: write result: %w", err)
+		}
 	}
 	return nil
 }
