@@ -105,12 +105,54 @@ func (ev *Events) runtimeByCorr(rt []int32, lo, hi int) []int32 {
 // linkRun sets dst[i-lo] for the rows [lo, hi) of one rank; rt is that
 // rank's runtime rows by correlation id.
 func (ev *Events) linkRun(dst []int32, lo, hi int, rt []int32) {
+	at := 0 // where the last search ended: ids mostly rise with the rows
 	for i := lo; i < hi; i++ {
 		dst[i-lo] = -1
 		if c := ev.Corr[i]; c >= 0 && ev.Kind[i].OnGPU() {
-			dst[i-lo] = lastWithCorr(rt, ev.Corr, c)
+			at = afterCorr(rt, ev.Corr, c, at)
+			if at > 0 && ev.Corr[rt[at-1]] == c {
+				dst[i-lo] = rt[at-1]
+			}
 		}
 	}
+}
+
+// afterCorr is the first index of rt (sorted by corr) whose id is above c,
+// searched outwards from the index hint in growing steps and then by
+// halves: the answer of lastWithCorr's search, in a few probes when the
+// ids asked for rise slowly.
+func afterCorr(rt []int32, corr []int64, c int64, hint int) int {
+	lo, hi := 0, len(rt) // the answer lies in [lo, hi]
+	if hint = min(max(hint, 0), len(rt)); hint < len(rt) && corr[rt[hint]] <= c {
+		lo = hint + 1
+		for step := 1; lo < hi; step *= 2 {
+			if p := hint + step; p < hi && corr[rt[p]] <= c {
+				lo = p + 1
+			} else {
+				hi = min(p, hi)
+				break
+			}
+		}
+	} else if hint > 0 {
+		hi = hint
+		for step := 1; hi > lo; step *= 2 {
+			if p := hint - step; p >= lo && corr[rt[p]] > c {
+				hi = p
+			} else {
+				lo = max(p+1, lo)
+				break
+			}
+		}
+	}
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if corr[rt[m]] <= c {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }
 
 // lastWithCorr returns the last row of rt (sorted by corr) whose id is c,

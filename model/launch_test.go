@@ -167,3 +167,35 @@ func TestRowsRebasesLaunches(t *testing.T) {
 		t.Fatalf("computed view launches = %v, want [-1 0]", got)
 	}
 }
+
+// FuzzAfterCorrIsLastWithCorr: the search from a hint finds the row
+// lastWithCorr's plain search finds, for any sorted ids, id and hint.
+func FuzzAfterCorrIsLastWithCorr(f *testing.F) {
+	f.Add([]byte{1, 2, 2, 2, 5, 9, 9, 12}, int64(2), 0)
+	f.Add([]byte{1, 2, 2, 2, 5, 9, 9, 12}, int64(9), 7)
+	f.Add([]byte{3, 3, 3}, int64(3), 2)
+	f.Add([]byte{}, int64(0), 0)
+	f.Add([]byte{0, 4, 8}, int64(-1), 3)
+	f.Fuzz(func(t *testing.T, ids []byte, c int64, hint int) {
+		corr := make([]int64, len(ids))
+		for i, b := range ids {
+			corr[i] = int64(b % 32)
+		}
+		slices.Sort(corr)
+		rt := make([]int32, len(corr))
+		for i := range rt {
+			rt[i] = int32(i)
+		}
+		at := afterCorr(rt, corr, c%40, hint%(len(rt)+3))
+		got := int32(-1)
+		if at > 0 && corr[rt[at-1]] == c%40 {
+			got = rt[at-1]
+		}
+		if want := lastWithCorr(rt, corr, c%40); got != want {
+			t.Fatalf("ids %v, id %d, hint %d: %d, want %d", corr, c%40, hint, got, want)
+		}
+		if at < 0 || at > len(rt) || at < len(rt) && corr[rt[at]] <= c%40 || at > 0 && corr[rt[at-1]] > c%40 {
+			t.Fatalf("ids %v, id %d: index %d is not the first above it", corr, c%40, at)
+		}
+	})
+}

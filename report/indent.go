@@ -12,7 +12,16 @@ const spaces = "                                                                
 // byte by byte, twice the cost of the encoding). Input with white space
 // outside strings is not compact: use json.Indent.
 func indentJSON(dst, src []byte) []byte {
-	depth := 0
+	dst, _ = indentFrom(dst, src, 0)
+	return dst
+}
+
+// indentFrom is indentJSON of src, a piece of a compact text that starts
+// at the given depth and outside a string, right before a punctuation mark
+// or at the start; it returns the depth after src. Pieces cut at
+// punctuation and indented one after the other, each from the depth the
+// last left, append the whole text's indentation.
+func indentFrom(dst, src []byte, depth int) ([]byte, int) {
 	for i := 0; i < len(src); {
 		switch c := src[i]; c {
 		case '"':
@@ -43,7 +52,7 @@ func indentJSON(dst, src []byte) []byte {
 		}
 		i++
 	}
-	return dst
+	return dst, depth
 }
 
 // stringEnd is the index just past the string that starts at src[i], a

@@ -15,15 +15,30 @@ import (
 // level), with a trailing newline. Output is deterministic: struct fields
 // in declaration order, map keys sorted.
 func JSON(w io.Writer, res *result.Result) error {
-	c, err := json.Marshal(res)
+	pieces, err := splitJSON(res)
+	if err == nil && pieces == nil {
+		var b []byte
+		b, err = oneJSON(res)
+		pieces = [][]byte{b}
+	}
 	if err != nil {
 		return fmt.Errorf("report: encode result: %w", err)
 	}
-	b := append(indentJSON(make([]byte, 0, 2*len(c)+1), c), '\n')
-	if _, err := w.Write(b); err != nil {
-		return fmt.Errorf("report: write result: %w", err)
+	for _, b := range pieces {
+		if _, err := w.Write(b); err != nil {
+			return fmt.Errorf("report: write result: %w", err)
+		}
 	}
 	return nil
+}
+
+// oneJSON is JSON's bytes in one pass.
+func oneJSON(res *result.Result) ([]byte, error) {
+	c, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	return append(indentJSON(make([]byte, 0, 2*len(c)+1), c), '\n'), nil
 }
 
 // ReadJSON decodes a Result written by JSON, refusing newer schema

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -107,10 +108,7 @@ func presize(dir string, ranks []int32, counts []int64) (*model.Events, []int) {
 		}
 		offsets[i], total = int(total), total+counts[i]
 	}
-	n := int(total)
-	return &model.Events{Rank: make([]int32, n), Stream: make([]int32, n), Kind: make([]model.Kind, n), Name: make([]int32, n),
-		Start: make([]int64, n), Dur: make([]int64, n), Corr: make([]int64, n), Iter: make([]int32, n), Micro: make([]int32, n),
-		Coll: make([]int32, n)}, offsets
+	return blockColumns(int(total)), offsets
 }
 
 // window is rows [lo, hi) of all as empty columns with room for hi-lo rows:
@@ -148,21 +146,45 @@ func sameWindow(all, ev *model.Events, off int) bool {
 // readEventFile reads rank r's events file, which must hold want rows,
 // appending to c's columns.
 func readEventFile(path string, r int32, want int64, withColls bool, c *chunk) error {
-	pf, closeFile, err := openParquet(path)
+	sc := scratches.Get().(*fastScratch)
+	defer scratches.Put(sc) // after pf, which reads sc.file, is done with
+	pf, whole, closeFile, err := openParquetBytes(path, sc.file)
 	if err != nil {
 		return err
 	}
 	defer closeFile()
+	if cap(whole) > cap(sc.file) {
+		sc.file = whole[:0] // nothing keeps the file's bytes past this call: names are copied as interned
+	}
 	if pf.NumRows() != want {
 		return fmt.Errorf("%s: %d rows, the manifest says %d", path, pf.NumRows(), want)
 	}
 	if c.ev.Rank == nil {
 		c.ev.Grow(int(want))
 	}
+	if !withColls {
+		if decodeFast(whole, pf, r, c, sc) {
+			return nil
+		}
+		c.reset()
+	}
 	if err := decodeInto(pf, r, c, withColls); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// scratches are the fast path's buffers, one per reader at a time.
+var scratches = sync.Pool{New: func() any { return new(fastScratch) }}
+
+// reset empties c's columns (keeping their room) and names, for the slow
+// path after the fast one gave up.
+func (c *chunk) reset() {
+	ev := &c.ev
+	ev.Rank, ev.Stream, ev.Kind, ev.Name = ev.Rank[:0], ev.Stream[:0], ev.Kind[:0], ev.Name[:0]
+	ev.Start, ev.Dur, ev.Corr, ev.Iter = ev.Start[:0], ev.Dur[:0], ev.Corr[:0], ev.Iter[:0]
+	ev.Micro, ev.Coll = ev.Micro[:0], ev.Coll[:0]
+	c.names = model.Strings{}
 }
 
 func kindTable() map[string]model.Kind {

@@ -25,31 +25,40 @@ const wholeFileMax = 8 << 20
 // parquet.NewGenericReader would panic. A file of at most wholeFileMax bytes
 // is read whole and closed at once.
 func openParquet(path string) (*parquet.File, func() error, error) {
+	pf, _, closeFile, err := openParquetBytes(path, nil)
+	return pf, closeFile, err
+}
+
+// openParquetBytes is openParquet that also returns the file's bytes when
+// it was read whole (nil otherwise), into buf when it has room (the caller
+// then must not reuse buf while pf is in use).
+func openParquetBytes(path string, buf []byte) (*parquet.File, []byte, func() error, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var r io.ReaderAt = f
+	var whole []byte
 	closeFile := f.Close
 	if fi.Size() <= wholeFileMax {
-		b, err := readWhole(f, fi.Size())
+		b, err := readWhole(f, fi.Size(), buf)
 		f.Close()
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
+			return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		r, closeFile = memFile{bytes.NewReader(b), b}, func() error { return nil }
+		r, closeFile, whole = memFile{bytes.NewReader(b), b}, func() error { return nil }, b
 	}
 	pf, err := openParquetReader(r, fi.Size())
 	if err != nil {
 		closeFile()
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return pf, closeFile, nil
+	return pf, whole, closeFile, nil
 }
 
 // memFile is a file read whole: a reader, and its bytes lent to pqsafe's
@@ -66,10 +75,14 @@ func (m memFile) Slice(off, n int64) ([]byte, bool) {
 	return m.b[off : off+n : off+n], true
 }
 
-// readWhole reads the size bytes of f; a file that is shorter now than its
-// size said is an error.
-func readWhole(f *os.File, size int64) ([]byte, error) {
-	b := make([]byte, size)
+// readWhole reads the size bytes of f, into buf when it has room; a file
+// that is shorter now than its size said is an error.
+func readWhole(f *os.File, size int64, buf []byte) ([]byte, error) {
+	b := buf[:0]
+	if int64(cap(buf)) < size {
+		b = make([]byte, size)
+	}
+	b = b[:size]
 	if _, err := io.ReadFull(f, b); err != nil {
 		return nil, err
 	}
