@@ -13,7 +13,7 @@ func (r *run) gpuStep() map[int]result.Statement {
 	if r.t.Samples.Len() == 0 {
 		return nil
 	}
-	gpus := gpujoin.Map(r.t)
+	gpus := gpujoin.Map(r.t) // once: Evidence would map every rank again for each rank
 	lines := map[int]result.Statement{}
 	for i := range r.meas.ranks {
 		rs := &r.meas.ranks[i]
@@ -23,7 +23,7 @@ func (r *run) gpuStep() map[int]result.Statement {
 			base := r.t.Ranks[ri].ClockBase
 			rs.GPU = gpuStats(gpujoin.Summarize(r.t, gpus[ri], base+from, base+to))
 		}
-		if line, ok := gpujoin.Evidence(r.t, rk, r.peers(rs), from, to); ok {
+		if line, ok := gpujoin.EvidenceWith(r.t, gpus, rk, r.peers(rs), from, to); ok {
 			lines[rs.Rank] = line
 		}
 	}

@@ -45,7 +45,12 @@ func ReasonText(mask uint64) string {
 // slowdown: thermal", or ok=false when there are no samples for the rank's
 // GPU.
 func Evidence(t *model.Trace, rank int32, peers []int32, from, to int64) (line result.Statement, ok bool) {
-	gpus := Map(t)
+	return EvidenceWith(t, Map(t), rank, peers, from, to)
+}
+
+// EvidenceWith is Evidence with gpus = Map(t) given, so that a caller
+// asking for every rank maps the ranks to GPUs once, not once per rank.
+func EvidenceWith(t *model.Trace, gpus []int32, rank int32, peers []int32, from, to int64) (line result.Statement, ok bool) {
 	ri := t.FindRank(rank)
 	if ri < 0 || gpus[ri] < 0 {
 		return line, false
@@ -59,16 +64,29 @@ func Evidence(t *model.Trace, rank int32, peers []int32, from, to int64) (line r
 	return describe(t.SampleGPUs[gpus[ri]], own, peerClock), true
 }
 
+// peersMedianClock is the median over the peers' GPUs of each one's
+// median SM clock in [from, to), -1 when none has one.
 func peersMedianClock(t *model.Trace, gpus []int32, peers []int32, from, to int64) float64 {
-	var clocks []float64
+	var clocks, buf []float64
 	for _, p := range peers {
 		if pi := t.FindRank(p); pi >= 0 && gpus[pi] >= 0 {
-			if s := Summarize(t, gpus[pi], from, to); s.SMClockMHz > 0 {
-				clocks = append(clocks, s.SMClockMHz)
+			var c float64
+			if c, buf = medianClock(t, gpus[pi], from, to, buf[:0]); c > 0 {
+				clocks = append(clocks, c)
 			}
 		}
 	}
 	return median(clocks)
+}
+
+// medianClock is Summarize(t, g, from, to).SMClockMHz without the other
+// figures, reusing buf; it returns buf for the next call.
+func medianClock(t *model.Trace, g int32, from, to int64, buf []float64) (float64, []float64) {
+	lo, hi := t.Samples.Window(g, from, to)
+	for i := lo; i < hi; i++ {
+		buf = appendKnown(buf, float64(t.Samples.At(i).SMClockMHz))
+	}
+	return median(buf), buf
 }
 
 func describe(g model.SampledGPU, own Summary, peerClock float64) result.Statement {

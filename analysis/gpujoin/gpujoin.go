@@ -13,20 +13,39 @@ import (
 )
 
 // Map returns, for each entry of t.Ranks, the index into t.SampleGPUs of
-// the GPU it ran on, or -1.
+// the GPU it ran on, or -1. It indexes the sampled GPUs by host once, so it
+// costs O(ranks + GPUs), not O(ranks × GPUs).
 func Map(t *model.Trace) []int32 {
+	byHost := hostIndex(t.SampleGPUs)
 	out := make([]int32, len(t.Ranks))
 	for i, r := range t.Ranks {
-		out[i] = find(t.SampleGPUs, r)
+		out[i] = find(t.SampleGPUs, byHost[shortHost(r.Host)], r)
 	}
 	return out
 }
 
-func find(gpus []model.SampledGPU, r model.Rank) int32 {
+// hostIndex lists, for each short host name (shortHost), the indexes of
+// the GPUs sampled on it in increasing order. GPUs without a host are left
+// out: they match no rank.
+func hostIndex(gpus []model.SampledGPU) map[string][]int32 {
+	byHost := map[string][]int32{}
+	for i, g := range gpus {
+		if g.Host != "" {
+			h := shortHost(g.Host)
+			byHost[h] = append(byHost[h], int32(i))
+		}
+	}
+	return byHost
+}
+
+// find picks, among onHost (the indexes of the GPUs on r's host, in
+// increasing order), the first that has r's UUID, else its bus id, else
+// its local index; -1 when none does.
+func find(gpus []model.SampledGPU, onHost []int32, r model.Rank) int32 {
 	match := func(ok func(g model.SampledGPU) bool) int32 {
-		for i, g := range gpus {
-			if sameHost(g.Host, r.Host) && ok(g) {
-				return int32(i)
+		for _, i := range onHost {
+			if ok(gpus[i]) {
+				return i
 			}
 		}
 		return -1
@@ -47,10 +66,11 @@ func find(gpus []model.SampledGPU, r model.Rank) int32 {
 	return match(func(g model.SampledGPU) bool { return g.Index == r.LocalGPU })
 }
 
-// sameHost compares host names, ignoring case and the domain part.
-func sameHost(a, b string) bool {
-	short := func(s string) string { h, _, _ := strings.Cut(strings.ToLower(s), "."); return h }
-	return a != "" && short(a) == short(b)
+// shortHost is a host name in lower case without its domain part: two
+// hosts are the same when their short names are.
+func shortHost(s string) string {
+	h, _, _ := strings.Cut(strings.ToLower(s), ".")
+	return h
 }
 
 // busEqual compares PCI bus ids, ignoring case and the width of the domain

@@ -1,6 +1,8 @@
 package gpujoin
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,5 +68,91 @@ func TestEvidenceNamesClockAndReason(t *testing.T) {
 func TestEvidenceOutsideWindow(t *testing.T) {
 	if _, ok := Evidence(slowGPUJob(), 1, []int32{0}, 5e9, 6e9); ok {
 		t.Fatal("a window with no samples must give no evidence")
+	}
+}
+
+// mapReference is Map as it was first written: for each rank, a scan of
+// every sampled GPU (O(ranks × GPUs)), kept as the truth the indexed Map
+// must equal.
+func mapReference(t *model.Trace) []int32 {
+	sameHost := func(a, b string) bool {
+		short := func(s string) string { h, _, _ := strings.Cut(strings.ToLower(s), "."); return h }
+		return a != "" && short(a) == short(b)
+	}
+	out := make([]int32, len(t.Ranks))
+	for ri, r := range t.Ranks {
+		out[ri] = -1
+		for _, ok := range []func(g model.SampledGPU) bool{
+			func(g model.SampledGPU) bool { return r.GPUUUID != "" && strings.EqualFold(g.UUID, r.GPUUUID) },
+			func(g model.SampledGPU) bool { return r.BusID != "" && busEqual(g.BusID, r.BusID) },
+			func(g model.SampledGPU) bool { return r.LocalGPU >= 0 && g.Index == r.LocalGPU },
+		} {
+			for i, g := range t.SampleGPUs {
+				if out[ri] < 0 && sameHost(g.Host, r.Host) && ok(g) {
+					out[ri] = int32(i)
+				}
+			}
+			if out[ri] >= 0 {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// mixedHosts is a job whose ranks and GPUs mix every way of naming a GPU
+// and a host: UUIDs in either case, bus ids of either domain width,
+// domain-qualified or upper-case hosts, hosts with no sampled GPU, sampled
+// GPUs with no host or a host that is only a domain (".x"), and duplicates.
+func mixedHosts(n int) *model.Trace {
+	t := &model.Trace{}
+	hosts := []string{"node%03d", "NODE%03d.cluster", "node%03d.a.b", "", ".x", "other%03d"}
+	for i := range n {
+		h := fmt.Sprintf(hosts[i%len(hosts)], i/8%5)
+		if hosts[i%len(hosts)] == "" || hosts[i%len(hosts)] == ".x" {
+			h = hosts[i%len(hosts)]
+		}
+		r := model.Rank{Rank: int32(i), Host: h, LocalGPU: int32(i%9 - 1)}
+		switch i % 4 {
+		case 0:
+			r.GPUUUID = fmt.Sprintf("GPU-%x", i%13)
+		case 1:
+			r.BusID = fmt.Sprintf("0000:%02x:00.0", i%7)
+		case 2:
+			r.GPUUUID, r.BusID = "GPU-none", fmt.Sprintf("00000000:%02X:00.0", i%7)
+		}
+		t.AddRank(r)
+		g := model.SampledGPU{Host: strings.ToUpper(fmt.Sprintf(hosts[(i+1)%len(hosts)], i/7%5)), Index: int32(i % 8),
+			UUID: fmt.Sprintf("gpu-%X", i%11), BusID: fmt.Sprintf("00000000:%02x:00.0", i%5)}
+		if hosts[(i+1)%len(hosts)] == "" || hosts[(i+1)%len(hosts)] == ".x" {
+			g.Host = hosts[(i+1)%len(hosts)]
+		}
+		t.SampleGPUs = append(t.SampleGPUs, g)
+	}
+	return t
+}
+
+func TestMapEqualsReference(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 64, 301} {
+		tr := mixedHosts(n)
+		got, want := Map(tr), mapReference(tr)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%d ranks: Map = %v\nreference = %v", n, got, want)
+		}
+		if n == 301 && slices.Equal(want, make([]int32, n)) || n == 301 && !slices.ContainsFunc(want, func(g int32) bool { return g > 0 }) {
+			t.Fatalf("the case maps no rank, so it tests nothing: %v", want)
+		}
+	}
+}
+
+func TestEvidenceWithEqualsEvidence(t *testing.T) {
+	tr := slowGPUJob()
+	a, okA := Evidence(tr, 1, []int32{0}, 0, 2_000_000_000)
+	b, okB := EvidenceWith(tr, Map(tr), 1, []int32{0}, 0, 2_000_000_000)
+	if okA != okB || prose.Sentence(nil, a) != prose.Sentence(nil, b) {
+		t.Fatalf("Evidence %q (%v) vs EvidenceWith %q (%v)", prose.Sentence(nil, a), okA, prose.Sentence(nil, b), okB)
+	}
+	if c, _ := medianClock(tr, 1, tr.Ranks[1].ClockBase, tr.Ranks[1].ClockBase+2_000_000_000, nil); c != Summarize(tr, 1, tr.Ranks[1].ClockBase, tr.Ranks[1].ClockBase+2_000_000_000).SMClockMHz || c != 1410 {
+		t.Fatalf("medianClock = %v, want Summarize's 1410", c)
 	}
 }

@@ -75,7 +75,7 @@ func parseLog(path string, r io.Reader, maxMem int64) (*Log, error) {
 }
 
 func (l *Log) line(n int64, s string) {
-	locs := infoRe.FindAllStringSubmatchIndex(s, -1)
+	locs := infoMatches(s) // infoRe.FindAllStringSubmatchIndex(s, -1), faster
 	if len(locs) == 0 && l.pgLine(n, s) {
 		return
 	}
