@@ -144,6 +144,12 @@ func afterCorr(rt []int32, corr []int64, c int64, hint int) int {
 			}
 		}
 	}
+	return aboveCorr(rt, corr, c, lo, hi)
+}
+
+// aboveCorr is the first index in [lo, hi] of rt (sorted by corr) whose id
+// is above c, by halves, when the answer lies in [lo, hi].
+func aboveCorr(rt []int32, corr []int64, c int64, lo, hi int) int {
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if corr[rt[m]] <= c {
@@ -158,15 +164,7 @@ func afterCorr(rt []int32, corr []int64, c int64, hint int) int {
 // lastWithCorr returns the last row of rt (sorted by corr) whose id is c,
 // or -1.
 func lastWithCorr(rt []int32, corr []int64, c int64) int32 {
-	lo, hi := 0, len(rt) // first index with corr > c
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if corr[rt[m]] <= c {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
+	lo := aboveCorr(rt, corr, c, 0, len(rt))
 	if lo == 0 || corr[rt[lo-1]] != c {
 		return -1
 	}
