@@ -244,13 +244,7 @@ func (p *coldPlan) build(ctx context.Context, opts source.Options) error {
 // reader's failure fails the build: the whole read says it.
 func (p *coldPlan) writeBeside(ctx context.Context, tmp string, opts source.Options) error {
 	for i, g := range p.beside {
-		t, err := g.format.Read(ctx, g.files, opts)
-		if err == nil {
-			err = source.CheckMemory(opts.MaxMemory)
-		}
-		if err == nil && t.Events.Len() > 0 {
-			err = fmt.Errorf("%d events", t.Events.Len())
-		}
+		t, err := g.read(ctx, opts)
 		if err == nil {
 			err = dataset.Write(BesideDir(tmp, i), absolute(t), cacheManifest)
 		}
@@ -259,6 +253,20 @@ func (p *coldPlan) writeBeside(ctx context.Context, tmp string, opts source.Opti
 		}
 	}
 	return nil
+}
+
+// read reads the group's files whole, as Load reads them, within the
+// memory budget; they must hold no timeline events (those belong in the
+// shards).
+func (g besideGroup) read(ctx context.Context, opts source.Options) (*model.Trace, error) {
+	t, err := g.format.Read(ctx, g.files, opts)
+	if err == nil {
+		err = source.CheckMemory(opts.MaxMemory)
+	}
+	if err == nil && t.Events.Len() > 0 {
+		err = fmt.Errorf("%d events", t.Events.Len())
+	}
+	return t, err
 }
 
 // writeShards reads and writes shard 0..n-1 in turn, each read in parallel

@@ -82,9 +82,9 @@ func loadShardedBeside(in inputs, paths []string, opts source.Options, minEvents
 	warnSkips(opts, paths, skips, in.skipped)
 	extra := make([]*model.Trace, 0, len(beside))
 	for _, g := range beside {
-		t, err := g.format.Read(context.Background(), g.files, opts)
-		if err != nil || t.Events.Len() > 0 {
-			return nil, false, nil
+		t, err := g.read(context.Background(), opts)
+		if err != nil {
+			return nil, false, nil // Load says what is wrong
 		}
 		extra = append(extra, t)
 	}

@@ -8,11 +8,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
+	"golang.org/x/sync/errgroup"
 )
 
 // sniffSize is how much of a file the formats see when sniffing.
@@ -53,22 +52,21 @@ type sniffed struct {
 // 8–18 ms for 64 files on one core).
 func sniffEach(files []string, formats []source.Format) []sniffed {
 	out := make([]sniffed, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
-				out[i].head, out[i].err = readHead(files[i])
-				if out[i].err == nil {
-					out[i].name = sniff(files[i], out[i].head, formats)
-				}
-				if out[i].name != "" {
-					out[i].head = nil // only an unclaimed file's head is looked at again
-				}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, p := range files {
+		g.Go(func() error {
+			out[i].head, out[i].err = readHead(p)
+			if out[i].err == nil {
+				out[i].name = sniff(p, out[i].head, formats)
 			}
+			if out[i].name != "" {
+				out[i].head = nil // only an unclaimed file's head is looked at again
+			}
+			return nil
 		})
 	}
-	wg.Wait()
+	g.Wait()
 	return out
 }
 
