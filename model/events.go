@@ -1,7 +1,6 @@
 package model
 
 import (
-	"cmp"
 	"slices"
 )
 
@@ -88,21 +87,74 @@ func (ev *Events) Grow(n int) {
 }
 
 // Sort orders events by rank, then start, then longer first (so an enclosing
-// range precedes what it encloses), then kind. It is stable.
-func (ev *Events) Sort() { ev.permute(ev.SortOrder()) }
+// range precedes what it encloses), then kind. It is stable. Rows already
+// in that order are left as they are.
+func (ev *Events) Sort() {
+	keys := ev.sortKeys()
+	if len(keys) > 0 && slices.IsSortedFunc(keys, compareSortKeys) {
+		return
+	}
+	slices.SortFunc(keys, compareSortKeys)
+	ev.permute(keyRows(keys))
+}
 
 // SortOrder is the permutation Sort applies, without applying it: row i of
 // the sorted events is row SortOrder()[i] of these.
 func (ev *Events) SortOrder() []int32 {
-	perm := make([]int32, ev.Len())
-	for i := range perm {
-		perm[i] = int32(i)
+	keys := ev.sortKeys()
+	slices.SortFunc(keys, compareSortKeys)
+	return keyRows(keys)
+}
+
+// sortKey is what Sort orders one row by, and the row: side by side in one
+// slice, not read column by column through a permutation at every compare.
+type sortKey struct {
+	start, dur int64
+	rank, row  int32
+	kind       Kind
+}
+
+func (ev *Events) sortKeys() []sortKey {
+	keys := make([]sortKey, ev.Len())
+	for i := range keys {
+		keys[i] = sortKey{ev.Start[i], ev.Dur[i], ev.Rank[i], int32(i), ev.Kind[i]}
 	}
-	slices.SortStableFunc(perm, func(a, b int32) int {
-		return cmp.Or(cmp.Compare(ev.Rank[a], ev.Rank[b]), cmp.Compare(ev.Start[a], ev.Start[b]),
-			cmp.Compare(ev.Dur[b], ev.Dur[a]), cmp.Compare(ev.Kind[a], ev.Kind[b]))
-	})
-	return perm
+	return keys
+}
+
+// compareSortKeys is Sort's order, then the row: a total order, so an
+// unstable sort of the keys gives the stable order of the rows.
+// It stops at the first key that differs (cmp.Or would compare them all).
+func compareSortKeys(a, b sortKey) int {
+	switch {
+	case a.rank != b.rank:
+		return sign(a.rank < b.rank)
+	case a.start != b.start:
+		return sign(a.start < b.start)
+	case a.dur != b.dur:
+		return sign(a.dur > b.dur)
+	case a.kind != b.kind:
+		return sign(a.kind < b.kind)
+	case a.row != b.row:
+		return sign(a.row < b.row)
+	}
+	return 0
+}
+
+// sign is −1 for less, else 1.
+func sign(less bool) int {
+	if less {
+		return -1
+	}
+	return 1
+}
+
+func keyRows(keys []sortKey) []int32 {
+	rows := make([]int32, len(keys))
+	for i, k := range keys {
+		rows[i] = k.row
+	}
+	return rows
 }
 
 func (ev *Events) permute(perm []int32) {

@@ -22,7 +22,7 @@ func (f *fileReader) finish(rank int32, size int64) *model.Trace {
 		f.tr.Counters.Rank[i] = rank
 	}
 	f.tr.Counters.Sort()
-	sortEvents(&f.tr.Events) // here, in the file's worker: the merge only orders the sorted parts
+	f.tr.Events.Sort() // here, in the file's worker: the merge only orders the sorted parts
 	f.tr.Sources = []model.Source{{Path: f.path, Format: "kineto", Size: size}}
 	f.tr.AddRank(f.rankRecord(rank))
 	if f.info.worldSize > 0 && f.info.worldSize <= model.MaxWorld {
