@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"context"
 	"fmt"
 	"path/filepath"
 
@@ -22,8 +21,8 @@ type Ranked interface {
 }
 
 // LoadRanked reads paths rank by rank (dataset.ReadRanked, docs/memory.md)
-// when they are one dataset directory, or one sharded dataset
-// (ShardedRanked) with nothing else or with NCCL logs and NVML samples
+// when they are one dataset directory or one sharded dataset
+// (ShardedRanked), with nothing else or with NCCL logs and NVML samples
 // beside it (besideFormats, read whole and merged as Load merges them),
 // holding at least minEvents events; ok is false for any other inputs
 // (Load reads those), and when a beside file could not be read (after its
@@ -38,7 +37,7 @@ func LoadRanked(paths []string, opts source.Options, minEvents int64, annotation
 		return nil, false, nil
 	}
 	if len(in.files)+len(in.skipped) > 0 {
-		return loadShardedBeside(in, paths, opts, minEvents, annotation)
+		return loadBeside(in, paths, opts, minEvents, annotation)
 	}
 	read := readRanked
 	dir := append(in.datasets, in.sharded...)[0]
@@ -59,43 +58,6 @@ func LoadRanked(paths []string, opts source.Options, minEvents int64, annotation
 		warnSkips(opts, paths, sr.trailing, nil) // as Load warns of them
 	}
 	return rk, true, nil
-}
-
-// loadShardedBeside is LoadRanked of one sharded dataset with files beside
-// it: NCCL logs and NVML samples, read whole, merged after the shards' join
-// and before the skip records, in Load's order, with Load's warnings.
-func loadShardedBeside(in inputs, paths []string, opts source.Options, minEvents int64, annotation func(name string) bool) (Ranked, bool, error) {
-	if len(in.sharded) != 1 || !holdsAll(in.sharded[0], true, minEvents) {
-		return nil, false, nil
-	}
-	groups, skipped := sniffAll(in.files, Formats())
-	beside, ok := besideGroups(groups, "")
-	metas, err := shardMetas(in.sharded[0], newListIntern())
-	if !ok || err != nil {
-		return nil, false, nil // Load says what is wrong
-	}
-	var skips []model.Skip
-	for _, m := range metas {
-		skips = append(skips, m.Trailing...)
-	}
-	skips = append(skips, skipped.Skipped...)
-	warnSkips(opts, paths, skips, in.skipped)
-	extra := make([]*model.Trace, 0, len(beside))
-	for _, g := range beside {
-		t, err := g.read(context.Background(), opts)
-		if err != nil {
-			return nil, false, nil // Load says what is wrong
-		}
-		extra = append(extra, t)
-	}
-	sr, err := readShardedRankedWith(in.sharded[0], annotation, extra, append(skips, in.skipped...))
-	if err != nil {
-		return nil, true, err
-	}
-	if err := sr.trace.Validate(); err != nil {
-		return nil, true, fmt.Errorf("the trace is invalid: %w", err)
-	}
-	return sr, true, nil
 }
 
 func readRanked(dir string, annotation func(name string) bool) (Ranked, error) {

@@ -15,7 +15,9 @@ import (
 // shard's file and renumbered as the join renumbered that shard's rows.
 // The join moves a shard's rows only as a block (names, streams and
 // collectives renumbered, nsys times moved by one shift), so a rank's
-// events in its file are, renumbered, its rows of the whole join.
+// events in its file are, renumbered, its rows of the whole join. One
+// dataset with files beside it is read as a sharded dataset of one shard
+// that needs no join (readDatasetWith).
 type ShardedRanked struct {
 	trace  *model.Trace
 	shards []*dataset.Ranked

@@ -191,6 +191,56 @@ func TestShardedRankedWarnsSkips(t *testing.T) {
 	}
 }
 
+// TestDatasetBesideRanked: one dataset given with the job's NCCL logs and
+// NVML samples beside it is read rank by rank (LoadRanked), with the Result
+// of the same inputs read whole; with a trace file beside it (two
+// timelines), or a file that no format claims, it is left to the whole read
+// or read with that file skipped, as Load reads it.
+func TestDatasetBesideRanked(t *testing.T) {
+	job := sampletest.Job(t, "default")
+	dir := sampletest.KinetoDir(t, job)
+	tr, err := ingest.Load(context.Background(), []string{dir}, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := filepath.Join(t.TempDir(), "ds")
+	if err := dataset.Write(ds, tr, dataset.Manifest{}); err != nil {
+		t.Fatal(err)
+	}
+	side := t.TempDir()
+	writeBeside(t, side, job, []string{"nccl-log", "nvml"})
+	junk := filepath.Join(side, "notes.txt")
+	if err := os.WriteFile(junk, []byte("not a trace\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, inputs := range [][]string{
+		{ds, filepath.Join(side, "nccl"), filepath.Join(side, "nvml")},
+		{ds, filepath.Join(side, "nvml"), junk},
+	} {
+		whole, err := ingest.Load(context.Background(), inputs, source.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := analysis.Analyze(context.Background(), whole, analysis.Options{})
+		want := marshalResult(t, res, err)
+		rk, ok, err := ingest.LoadRanked(inputs, source.Options{}, 0, analysis.StepAnnotation(nil))
+		if err != nil || !ok {
+			t.Fatalf("LoadRanked of a dataset with %q beside: ok %v, %v", inputs[1:], ok, err)
+		}
+		if len(rk.Model().SampleGPUs) == 0 || len(rk.Model().Sources) != len(whole.Sources) || len(rk.Model().Skipped) != len(whole.Skipped) {
+			t.Errorf("%q beside were not merged (%d GPUs, %d of %d sources, %d of %d skips)", inputs[1:],
+				len(rk.Model().SampleGPUs), len(rk.Model().Sources), len(whole.Sources), len(rk.Model().Skipped), len(whole.Skipped))
+		}
+		if got := analyzeRanked(t, rk); !bytes.Equal(got, want) {
+			t.Errorf("the dataset with %q beside, read rank by rank, differs from the whole read", inputs[1:])
+		}
+	}
+	other := []string{ds, filepath.Join(dir, "rank-0.pt.trace.json.gz")}
+	if _, ok, _ := ingest.LoadRanked(other, source.Options{}, 0, nil); ok {
+		t.Error("a dataset with a trace file beside it was read rank by rank")
+	}
+}
+
 // TestShardedBesideRanked: a sharded dataset given with the job's NCCL
 // logs and NVML samples beside it is read rank by rank (LoadRanked), with
 // the Result of the same inputs read whole; with a file of another format

@@ -94,7 +94,7 @@ same "big-64 2 shards${ranked:+ (new: by rank)}" analyze --json "$work/big.ds"
 same "big-64 dataset${ranked:+ (new: by rank)}" analyze --json "$work/big.one"
 same "big-64 dataset whatif" analyze --json --whatif "$work/big.one"
 # --no-cache of trace files, with NCCL logs and NVML samples beside or not,
-# and a sharded dataset with them beside: the new binary reads them rank by
+# and a dataset or sharded dataset with them beside: the new binary reads them rank by
 # rank (the trace files from a temporary cache entry).
 newargs=$ranked
 same "default kineto+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/nccl" "$work/mixed/nvml"
@@ -103,6 +103,8 @@ same "big-64 --no-cache${ranked:+ (new: by rank)}" analyze --json --no-cache "$w
 "$old" ingest --shard 0/2 "$work/mixed"/*.gz -o "$work/mixed.ds" >/dev/null 2>&1
 "$old" ingest --shard 1/2 "$work/mixed"/*.gz -o "$work/mixed.ds" >/dev/null 2>&1
 same "default 2 shards+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.ds" "$work/mixed/nccl" "$work/mixed/nvml"
+"$old" ingest "$work/mixed"/*.gz -o "$work/mixed.one" >/dev/null 2>&1
+same "default dataset+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/nccl" "$work/mixed/nvml"
 newargs=
 if [ -n "$(find "$XDG_CACHE_HOME" -name '.nocache-*' 2>/dev/null)" ]; then
 	printf 'FAILED  --no-cache left a temporary cache entry\n'
