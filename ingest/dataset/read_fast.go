@@ -18,8 +18,9 @@ import (
 // The fast path of an events file held in memory (a cache entry's, tens of
 // KiB): the pages the package writes (DATA_PAGE_V2, required columns,
 // snappy or none; PLAIN integers, DELTA_BINARY_PACKED starts, dictionary
-// strings) are decoded straight from the file's bytes into the event
-// columns, the integers decompressed in place, with no page objects,
+// strings; a dataset's pages are the same, zstd-compressed) are decoded
+// straight from the file's bytes into the event columns, the integers
+// decompressed in place, with no page objects,
 // buffers or copies. Anything else, and any inconsistency (a checksum, a
 // size, a count, an index out of its dictionary, a row out of order), gives
 // up: the caller then decodes the file with parquet-go (decodeInto), which
@@ -112,7 +113,7 @@ type page struct {
 // pages calls fn with each page of the chunk m describes, in b; false when
 // the chunk or a page does not fit, a checksum fails, or fn says false.
 func pages(b []byte, m *format.ColumnMetaData, fn func(p page) bool) bool {
-	if m.Codec != format.Snappy && m.Codec != format.Uncompressed {
+	if m.Codec != format.Snappy && m.Codec != format.Zstd && m.Codec != format.Uncompressed {
 		return false
 	}
 	start := m.DataPageOffset
@@ -158,6 +159,9 @@ func (p page) values() ([]byte, int, bool) {
 func decompress(m *format.ColumnMetaData, h pqsafe.PageHeader, src, dst []byte) ([]byte, bool) {
 	if m.Codec == format.Uncompressed || !h.IsCompressed {
 		return src, len(src) == int(h.UncompressedSize)
+	}
+	if m.Codec == format.Zstd {
+		return unzstd(src, dst, int(h.UncompressedSize))
 	}
 	n, err := s2.DecodedLen(src)
 	if err != nil || n != int(h.UncompressedSize) {
@@ -296,14 +300,12 @@ func (sc *fastScratch) readDict(m *format.ColumnMetaData, p page) bool {
 	if m.Codec == format.Uncompressed || !p.h.IsCompressed {
 		data = p.body
 	} else {
-		n, err := s2.DecodedLen(p.body)
-		if err != nil || n != int(p.h.UncompressedSize) {
-			return false
-		}
+		n := int(p.h.UncompressedSize) // at most pqsafe.MaxPageBytes
 		if cap(sc.dict) < n {
 			sc.dict = make([]byte, n)
 		}
-		if data, err = s2.Decode(sc.dict[:n], p.body); err != nil || len(data) != n {
+		var ok bool
+		if data, ok = decompress(m, p.h, p.body, sc.dict[:n]); !ok {
 			return false
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // fastAndSlow decodes an events file held in data both ways: the fast
@@ -42,9 +44,9 @@ func sameDecode(fast, slow *chunk) string {
 }
 
 // TestFastPathTakesWhatThePackageWrites: every events file of a cache entry
-// (Manifest.Fast), several row groups of one included, is decoded by the
-// fast path, to the rows and names parquet-go's pages give; a dataset written
-// by parquet-go's own writer gives the same rows whichever path takes it.
+// (Manifest.Fast: snappy) and of a dataset (parquet-go's own writer, zstd)
+// is decoded by the fast path, to the rows and names parquet-go's pages
+// give.
 func TestFastPathTakesWhatThePackageWrites(t *testing.T) {
 	tr := buildTrace(t, 3)
 	for _, fast := range []bool{true, false} {
@@ -65,8 +67,8 @@ func TestFastPathTakesWhatThePackageWrites(t *testing.T) {
 			switch {
 			case err != nil:
 				t.Fatal(err)
-			case fast && !ok:
-				t.Fatalf("rank %d of a cache entry: the fast path gave up", r)
+			case !ok:
+				t.Fatalf("rank %d (fast %v): the fast path gave up", r, fast)
 			case ok && sameDecode(f, s) != "":
 				t.Fatalf("rank %d (fast %v): %s", r, fast, sameDecode(f, s))
 			case f.ev.Len() == 0 && ok:
@@ -81,22 +83,32 @@ func TestFastPathTakesWhatThePackageWrites(t *testing.T) {
 func TestFastPathManyRowGroups(t *testing.T) {
 	tr := buildTrace(t, 1)
 	addBigRank(tr, 9, rowGroupRows+300)
+	for _, fast := range []bool{true, false} {
+		data := bigRankFile(t, tr, fast)
+		pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
+		if err != nil || len(pf.RowGroups()) < 2 {
+			t.Fatalf("fast %v: want several row groups: %v", fast, err)
+		}
+		f, ok, s, err := fastAndSlow(t, data)
+		if err != nil || !ok || sameDecode(f, s) != "" || f.ev.Len() != rowGroupRows+300 {
+			t.Fatalf("fast %v: fast path ok %v, slow error %v: %s", fast, ok, err, sameDecode(f, s))
+		}
+	}
+}
+
+// bigRankFile is rank 9's events file of tr written as a cache entry
+// (fast) or a dataset.
+func bigRankFile(t testing.TB, tr *model.Trace, fast bool) []byte {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ds")
-	if err := Write(dir, tr, Manifest{Tool: "test", Fast: true, Created: time.Unix(0, 0)}); err != nil {
+	if err := Write(dir, tr, Manifest{Tool: "test", Fast: fast, Created: time.Unix(0, 0)}); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(EventsPath(dir, 9))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pf, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)))
-	if err != nil || len(pf.RowGroups()) < 2 {
-		t.Fatalf("want several row groups: %v", err)
-	}
-	f, ok, s, err := fastAndSlow(t, data)
-	if err != nil || !ok || sameDecode(f, s) != "" || f.ev.Len() != rowGroupRows+300 {
-		t.Fatalf("fast path ok %v, slow error %v: %s", ok, err, sameDecode(f, s))
-	}
+	return data
 }
 
 // TestFastPathGivesUpOnDamage: a flipped byte in the last page of any
@@ -127,10 +139,14 @@ func TestFastPathGivesUpOnDamage(t *testing.T) {
 
 // fastEventsFile is a cache entry's events file of a few ranks' events
 // (rank 1).
-func fastEventsFile(t testing.TB) []byte {
+func fastEventsFile(t testing.TB) []byte { return eventsFile(t, true) }
+
+// eventsFile is rank 1's events file of a few ranks' events, of a cache
+// entry (fast: snappy) or a dataset (zstd).
+func eventsFile(t testing.TB, fast bool) []byte {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "ds")
-	if err := Write(dir, buildTrace(t, 2), Manifest{Tool: "test", Fast: true, Created: time.Unix(0, 0)}); err != nil {
+	if err := Write(dir, buildTrace(t, 2), Manifest{Tool: "test", Fast: fast, Created: time.Unix(0, 0)}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(EventsPath(dir, 1))
@@ -143,15 +159,16 @@ func fastEventsFile(t testing.TB) []byte {
 // FuzzFastEqualsSlow: whatever bytes the fast path accepts, parquet-go's
 // reader decodes without error to the same rows and names.
 func FuzzFastEqualsSlow(f *testing.F) {
-	good := fastEventsFile(f)
-	f.Add(good)
 	f.Add(smallEventsFile(f))
-	for _, at := range []int{40, len(good) / 4, len(good) / 2, len(good) - 200} {
-		bad := bytes.Clone(good)
-		bad[at] ^= 0x01
-		f.Add(bad)
+	for _, good := range [][]byte{fastEventsFile(f), eventsFile(f, false)} {
+		f.Add(good)
+		for _, at := range []int{40, len(good) / 4, len(good) / 2, len(good) - 200} {
+			bad := bytes.Clone(good)
+			bad[at] ^= 0x01
+			f.Add(bad)
+		}
+		f.Add(good[:len(good)/2])
 	}
-	f.Add(good[:len(good)/2])
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fast, ok, slow, err := fastAndSlow(t, data)
 		if !ok {
