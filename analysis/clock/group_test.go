@@ -55,8 +55,11 @@ func keysFrom(data []byte) ([]key, []int32) {
 		switch {
 		case b[2]&1 == 1: // p2p
 			k.op, k.a, k.b = model.OpSend, int32(b[2]>>1&3), int32(b[2]>>3&3)
-		case b[2]&2 == 2: // a given seq
+		case b[2]&2 == 2: // a given seq, a few far out
 			k.seq = int64(b[3] & 7)
+			if b[3]&0x80 != 0 {
+				k.seq = int64(b[3]) << 4
+			}
 		}
 		keys = append(keys, k)
 		ranks = append(ranks, rank)
@@ -64,16 +67,26 @@ func keysFrom(data []byte) ([]key, []int32) {
 	return keys, ranks
 }
 
+// checkGroups holds grouper to refGroups with no seq table (every seq
+// key in the map), a table that runs out of room part way (slots moved to
+// the map), and one with room for all.
 func checkGroups(t *testing.T, keys []key, ranks []int32) {
 	t.Helper()
-	var g grouper
-	got := make([]int32, len(keys))
-	for n, k := range keys {
-		got[n] = g.group(k, ranks[n])
-	}
 	want, wantKeys := refGroups(keys, ranks)
-	if !slices.Equal(got, want) || !slices.Equal(g.keys, wantKeys) {
-		t.Fatalf("grouper: groups %v keys %v, want %v %v", got, g.keys, want, wantKeys)
+	tr := &model.Trace{Comms: make([]model.Communicator, 4)}
+	for _, budget := range []int{-1, 0, 9, 40, 1 << 20} {
+		g := newGrouper(tr, 0)
+		g.seqs.budget = budget
+		if budget < 0 {
+			g = &grouper{}
+		}
+		got := make([]int32, len(keys))
+		for n, k := range keys {
+			got[n] = g.group(k, ranks[n])
+		}
+		if !slices.Equal(got, want) || !slices.Equal(g.keys, wantKeys) {
+			t.Fatalf("grouper (seq table budget %d): groups %v keys %v, want %v %v", budget, got, g.keys, want, wantKeys)
+		}
 	}
 }
 

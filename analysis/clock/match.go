@@ -37,7 +37,7 @@ func MatchStats(t *model.Trace) ([]Instance, Stats) {
 	var st Stats
 	idx := byEnd(t)
 	gid := make([]int32, len(idx)) // instance group of idx[n], -1 when none
-	var g grouper
+	g := newGrouper(t, len(idx))
 	ls := &looseSet{}
 	for n, i := range idx {
 		gid[n] = -1
@@ -74,17 +74,76 @@ type rankCount struct {
 	n    int64
 }
 
-// grouper numbers instance keys in first-seen order with one map lookup
-// per kernel: a sequence-keyed key is looked up by value (seqKey); of an
-// order-keyed one the family is, and the key is the family's n-th group
-// (n: the kernel's position among its rank's kernels of the family). The kernels come rank by rank (byEnd), so a family's
-// count belongs to the rank that last touched it.
+// grouper numbers instance keys in first-seen order with at most one map
+// lookup per kernel: of an order-keyed key the family is looked up, and
+// the key is the family's n-th group (n: the kernel's position among its
+// rank's kernels of the family); a sequence-keyed one is read from a table
+// by communicator, op and seq (seqTable) while its seqs stay small, else
+// looked up by value (seqKey). The kernels come rank by rank (byEnd), so a
+// family's count belongs to the rank that last touched it.
 type grouper struct {
 	fams    map[family]int32
 	count   []rankCount // by family id
 	ordered [][]int32   // by family id: the group of its n-th order-keyed key
 	bySeq   map[seqKey]int32
+	seqs    seqTable
 	keys    []key // by group id
+}
+
+// seqTable holds, by communicator and op, the group id + 1 of each seq
+// (0: none yet), in slices grown as the seqs need while their slots stay
+// within budget. A communicator and op whose seqs outgrow it moves to
+// grouper.bySeq, entries and all, for good: every key of it is then in
+// the map, none in the table.
+type seqTable struct {
+	bySlot [][]int32 // comm*opSlots + op
+	mapped []bool    // by slot: moved to the map
+	budget int       // slots left
+}
+
+// opSlots is the ops' room per communicator in seqTable (model.Op < 16).
+const opSlots = 16
+
+// newGrouper is a grouper for the given number of kernels of t: a seq
+// table with room for four slots a kernel.
+func newGrouper(t *model.Trace, kernels int) *grouper {
+	n := len(t.Comms) * opSlots
+	return &grouper{seqs: seqTable{bySlot: make([][]int32, n), mapped: make([]bool, n), budget: 4*kernels + 1024}}
+}
+
+// seqSlot returns the table's entry for key k (a given seq), nil when k's
+// communicator and op are in the map (or out of the table's reach).
+func (g *grouper) seqSlot(k key) *int32 {
+	s := &g.seqs
+	i := int(k.comm)*opSlots + int(k.op)
+	if int(k.op) >= opSlots || i >= len(s.bySlot) || s.mapped[i] {
+		return nil
+	}
+	v := s.bySlot[i]
+	if k.seq >= int64(len(v)) {
+		if k.seq >= int64(s.budget) || max(int(k.seq)+1, 2*len(v))-len(v) > s.budget {
+			g.toMap(k, i)
+			return nil
+		}
+		grow := max(int(k.seq)+1, 2*len(v)) - len(v)
+		s.budget -= grow
+		v = append(v, make([]int32, grow)...)
+		s.bySlot[i] = v
+	}
+	return &v[k.seq]
+}
+
+// toMap moves slot i (k's communicator and op) of the table to bySeq.
+func (g *grouper) toMap(k key, i int) {
+	if g.bySeq == nil {
+		g.bySeq = map[seqKey]int32{}
+	}
+	for seq, id := range g.seqs.bySlot[i] {
+		if id > 0 {
+			g.bySeq[seqKey{comm: k.comm, op: int32(k.op), seq: int64(seq)}] = id - 1
+		}
+	}
+	g.seqs.bySlot[i], g.seqs.mapped[i] = nil, true
 }
 
 // group returns the group id of key k (seq orderedSeq: order-keyed) of a
@@ -127,6 +186,12 @@ func (g *grouper) family(k key) int32 {
 
 // seqGroup is group for a key with a given sequence number.
 func (g *grouper) seqGroup(k key) int32 {
+	if p := g.seqSlot(k); p != nil {
+		if *p == 0 {
+			*p = g.add(k) + 1
+		}
+		return *p - 1
+	}
 	sk := seqKey{comm: k.comm, op: int32(k.op), seq: k.seq}
 	if id, ok := g.bySeq[sk]; ok {
 		return id
