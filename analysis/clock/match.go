@@ -216,15 +216,15 @@ func (g *grouper) add(k key) int32 {
 // on another stream ends).
 func byEnd(t *model.Trace) []int32 {
 	ev := &t.Events
-	n := 0
-	for i := range ev.Kind {
-		if ev.Kind[i] == model.KindComm && ev.Coll[i] >= 0 {
+	n, rows := 0, ev.Len()
+	for i := ev.NextKind(model.KindComm, 0, rows); i < rows; i = ev.NextKind(model.KindComm, i+1, rows) {
+		if ev.Coll[i] >= 0 {
 			n++
 		}
 	}
 	idx := make([]int32, 0, n)
-	for i := range ev.Kind {
-		if ev.Kind[i] == model.KindComm && ev.Coll[i] >= 0 {
+	for i := ev.NextKind(model.KindComm, 0, rows); i < rows; i = ev.NextKind(model.KindComm, i+1, rows) {
+		if ev.Coll[i] >= 0 {
 			idx = append(idx, int32(i))
 		}
 	}

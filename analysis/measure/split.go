@@ -23,10 +23,7 @@ func (a *Activity) SplitWaits(t *model.Trace, waits []int64) {
 	lo, hi := t.Events.RankRange(a.Rank)
 	var xs [NAxes][]Interval
 	ev := &t.Events
-	for i := lo; i < hi; i++ {
-		if ev.Kind[i] != model.KindComm {
-			continue
-		}
+	for i := ev.NextKind(model.KindComm, lo, hi); i < hi; i = ev.NextKind(model.KindComm, i+1, hi) {
 		end := ev.Start[i] + ev.Dur[i]
 		var w int64
 		if i < len(waits) {
