@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"cmp"
 	"regexp"
+	"slices"
 
 	"github.com/tpptrace/tpptrace/analysis/pipeline"
 	"github.com/tpptrace/tpptrace/analysis/steps"
@@ -88,14 +90,25 @@ func (r *run) rankInputs(src RankSource, peers map[int]pipeline.Peer) []rankIn {
 	return in
 }
 
-// eventWaits is measure.EventWaits for a rank's view of n rows: a later
-// member of the same row overwrites an earlier one, as there.
-func (in *rankIn) eventWaits(n int) []int64 {
-	w := make([]int64, n)
+// rowWaits is, of a rank's view of n rows, the rows that have a wait
+// (ascending, each once, those under n) and their waits, for measure's
+// SplitWaitsAt (measure.EventWaits holds a wait for every row; a rank's
+// members are a few per cent of its rows). A later member of the same row
+// overwrites an earlier one, as there.
+func (in *rankIn) rowWaits(n int) ([]int32, []int64) {
+	ws := make([]rowWait, 0, len(in.waits))
 	for _, x := range in.waits {
-		if int(x.row) < n {
-			w[x.row] = x.wait
+		if int(x.row) < n && x.row >= 0 {
+			ws = append(ws, x)
 		}
 	}
-	return w
+	slices.SortStableFunc(ws, func(a, b rowWait) int { return cmp.Compare(a.row, b.row) })
+	rows, waits := make([]int32, 0, len(ws)), make([]int64, 0, len(ws))
+	for k, x := range ws {
+		if k+1 < len(ws) && ws[k+1].row == x.row {
+			continue // a later member of the row follows
+		}
+		rows, waits = append(rows, x.row), append(waits, x.wait)
+	}
+	return rows, waits
 }
