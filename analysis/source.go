@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/tpptrace/tpptrace/analysis/pipeline"
 	"github.com/tpptrace/tpptrace/analysis/steps"
@@ -37,20 +38,43 @@ func StepAnnotation(re *regexp.Regexp) func(name string) bool {
 }
 
 // fullSource is the in-memory trace holding every rank's events: a rank's
-// view is its rows of the columns (model.Trace.RankView), no copy.
+// view is its rows of the columns (model.Trace.RankView), no copy but the
+// launch column rebased to the view, made once per rank on first use and
+// handed to every later reader (segment and the per-rank pass each read
+// every rank). The views are made after classify, the last step that adds
+// to the trace's tables, so they see the tables as every later step does.
 type fullSource struct {
 	model.RankSource
 	t     *model.Trace
 	first map[int32]int32 // rank -> its first row
+	views []rankView      // by index in t.Ranks
+}
+
+// rankView is one rank's view, made once.
+type rankView struct {
+	once sync.Once
+	v    *model.Trace
 }
 
 func newFullSource(t *model.Trace) *fullSource {
-	s := &fullSource{RankSource: t.Ranked(), t: t, first: make(map[int32]int32, len(t.Ranks))}
+	s := &fullSource{RankSource: t.Ranked(), t: t, first: make(map[int32]int32, len(t.Ranks)), views: make([]rankView, len(t.Ranks))}
 	for _, rk := range t.Ranks {
 		lo, _ := t.Events.RankRange(rk.Rank)
 		s.first[rk.Rank] = int32(lo)
 	}
 	return s
+}
+
+// RankEvents is rank's view, the same one for every call (treat it as
+// read-only, as RankView says).
+func (s *fullSource) RankEvents(rank int32) (*model.Trace, error) {
+	i := s.t.FindRank(rank)
+	if i < 0 || i >= len(s.views) {
+		return s.t.RankView(rank), nil
+	}
+	c := &s.views[i]
+	c.once.Do(func() { c.v = s.t.RankView(rank) })
+	return c.v, nil
 }
 
 func (s *fullSource) Local(row int32) int32 { return row - s.first[s.t.Events.Rank[row]] }
