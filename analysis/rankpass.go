@@ -37,7 +37,8 @@ func (r *run) measureRank(src RankSource, rr *rankRun, in *rankIn, p int) error 
 		return fmt.Errorf("rank %d: %w", rr.rank, err)
 	}
 	rr.act = measure.RankActivity(v, rr.rank)
-	rr.act.SplitWaits(v, in.eventWaits(v.Events.Len()))
+	rows, waits := in.rowWaits(v.Events.Len())
+	rr.act.SplitWaitsAt(v, rows, waits)
 	for _, w := range r.steps.ByRank[rr.rank] {
 		rr.figs = append(rr.figs, rr.act.Measure(measure.Interval{Start: w.Start, End: w.End}))
 	}

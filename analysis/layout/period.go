@@ -44,9 +44,9 @@ func periodSteps(t *model.Trace, classes map[[2]int32][]int) int {
 func commKernels(t *model.Trace) map[[2]int32][][2]int64 {
 	out := map[[2]int32][][2]int64{}
 	ev := &t.Events
-	for i := 0; i < ev.Len(); i++ {
+	for i := ev.NextKind(model.KindComm, 0, ev.Len()); i < ev.Len(); i = ev.NextKind(model.KindComm, i+1, ev.Len()) {
 		c := ev.Coll[i]
-		if ev.Kind[i] != model.KindComm || c < 0 || int(c) >= t.Colls.Len() || t.Colls.Comm[c] < 0 {
+		if c < 0 || int(c) >= t.Colls.Len() || t.Colls.Comm[c] < 0 {
 			continue
 		}
 		k := [2]int32{t.Colls.Comm[c], ev.Rank[i]}

@@ -21,7 +21,7 @@ func attributePeerless(t *model.Trace, l Layout) {
 	o, _ := parseOrder(l.Order)
 	peerless := map[int32][]int{}
 	ev := &t.Events
-	for i := 0; i < ev.Len(); i++ {
+	for i := ev.NextKind(model.KindComm, 0, ev.Len()); i < ev.Len(); i = ev.NextKind(model.KindComm, i+1, ev.Len()) {
 		if c := ev.Coll[i]; isP2P(t, i) && reassignable(t, t.Colls.Comm[c]) {
 			peerless[ev.Rank[i]] = append(peerless[ev.Rank[i]], i)
 		}

@@ -77,9 +77,9 @@ func unattributedRuns(t *model.Trace) map[int32][]*streamRun {
 		by := map[int32]*streamRun{}
 		var keys []int32
 		lo, hi := t.Events.RankRange(r.Rank)
-		for i := lo; i < hi; i++ {
+		for i := t.Events.NextKind(model.KindComm, lo, hi); i < hi; i = t.Events.NextKind(model.KindComm, i+1, hi) {
 			c := t.Events.Coll[i]
-			if t.Events.Kind[i] != model.KindComm || c < 0 || t.Colls.Comm[c] >= 0 || t.Colls.Op[c].PointToPoint() {
+			if c < 0 || t.Colls.Comm[c] >= 0 || t.Colls.Op[c].PointToPoint() {
 				continue
 			}
 			s := t.Events.Stream[i]

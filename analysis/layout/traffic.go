@@ -14,7 +14,7 @@ import (
 // a 2-member communicator "p2p:a-b"; traffic labelling then calls it PP.
 func linkPeers(t *model.Trace) {
 	ev := &t.Events
-	for i := 0; i < ev.Len(); i++ {
+	for i := ev.NextKind(model.KindComm, 0, ev.Len()); i < ev.Len(); i = ev.NextKind(model.KindComm, i+1, ev.Len()) {
 		c := ev.Coll[i]
 		if !isP2P(t, i) || t.Colls.Peer[c] < 0 || t.Colls.Peer[c] == ev.Rank[i] || !reassignable(t, t.Colls.Comm[c]) {
 			continue
@@ -64,9 +64,9 @@ type commStats struct {
 func countTraffic(t *model.Trace) []commStats {
 	st := make([]commStats, len(t.Comms))
 	ev := &t.Events
-	for i := 0; i < ev.Len(); i++ {
+	for i := ev.NextKind(model.KindComm, 0, ev.Len()); i < ev.Len(); i = ev.NextKind(model.KindComm, i+1, ev.Len()) {
 		c := ev.Coll[i]
-		if ev.Kind[i] != model.KindComm || c < 0 || int(c) >= t.Colls.Len() || t.Colls.Comm[c] < 0 || int(t.Colls.Comm[c]) >= len(st) {
+		if c < 0 || int(c) >= t.Colls.Len() || t.Colls.Comm[c] < 0 || int(t.Colls.Comm[c]) >= len(st) {
 			continue
 		}
 		s := &st[t.Colls.Comm[c]]

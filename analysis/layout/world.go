@@ -58,9 +58,9 @@ func inferWorld(t *model.Trace, f Flags) []string {
 func worldCandidates(t *model.Trace, sendRecv bool) map[int32][]int {
 	out := map[int32][]int{}
 	ev := &t.Events
-	for i := 0; i < ev.Len(); i++ {
+	for i := ev.NextKind(model.KindComm, 0, ev.Len()); i < ev.Len(); i = ev.NextKind(model.KindComm, i+1, ev.Len()) {
 		c := ev.Coll[i]
-		if ev.Kind[i] != model.KindComm || c < 0 || int(c) >= t.Colls.Len() || t.Colls.Comm[c] >= 0 ||
+		if c < 0 || int(c) >= t.Colls.Len() || t.Colls.Comm[c] >= 0 ||
 			t.Colls.Op[c].PointToPoint() && (t.Colls.Peer[c] >= 0 || !sendRecv || t.Colls.Op[c] != model.OpSendRecv) {
 			continue
 		}

@@ -162,8 +162,8 @@ func unmatched(t *model.Trace, src model.RankSource, stageOf func(int32) int, of
 		o := off(rk.Rank)
 		var cs, ce []int64 // the rank's compute starts and ends, read at its first unmatched kernel
 		read := false
-		for i := lo; i < hi; i++ {
-			if t.Events.Kind[i] != model.KindComm || measure.AxisOf(t, i) != model.AxisPP {
+		for i := t.Events.NextKind(model.KindComm, lo, hi); i < hi; i = t.Events.NextKind(model.KindComm, i+1, hi) {
+			if measure.AxisOf(t, i) != model.AxisPP {
 				continue
 			}
 			if _, _, ok := direction(t, i, rk.Rank); ok {

@@ -26,8 +26,8 @@ type marker struct {
 func p2pMarkers(t *model.Trace, r int32, g Geometry) []marker {
 	lo, hi := t.Events.RankRange(r)
 	var out []marker
-	for i := lo; i < hi; i++ {
-		if t.Events.Kind[i] != model.KindComm || measure.AxisOf(t, i) != model.AxisPP {
+	for i := t.Events.NextKind(model.KindComm, lo, hi); i < hi; i = t.Events.NextKind(model.KindComm, i+1, hi) {
+		if measure.AxisOf(t, i) != model.AxisPP {
 			continue
 		}
 		send, peer, ok := direction(t, i, r)

@@ -153,8 +153,8 @@ func axisKernels(t *model.Trace, r int32, axis model.Axis) []span {
 	var ks []span
 	ev := &t.Events
 	lo, hi := ev.RankRange(r)
-	for i := lo; i < hi; i++ {
-		if ev.Kind[i] == model.KindComm && commAxis(t, i) == axis {
+	for i := ev.NextKind(model.KindComm, lo, hi); i < hi; i = ev.NextKind(model.KindComm, i+1, hi) {
+		if commAxis(t, i) == axis {
 			ks = append(ks, span{ev.Start[i], ev.Start[i] + ev.Dur[i]})
 		}
 	}
