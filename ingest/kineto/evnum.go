@@ -11,7 +11,8 @@ import (
 // the general path (number, then the field's own parser) decides.
 
 // plainMicrosAt parses the ts or dur literal at i when it is what
-// plainMicros takes (1 to 15 digits, at most 3 decimals, no sign) and a
+// plainMicros takes (1 to 16 digits under maxMicros, at most 3 decimals,
+// no sign) and a
 // valid JSON number: its nanoseconds and the index after it. With 25
 // bytes from i the digits are read in at most two words and the fraction
 // in one, without a loop; any other shape, or a shorter input, takes
@@ -26,11 +27,19 @@ func plainMicrosAt(b []byte, i int) (int64, int, bool) {
 	var c byte
 	j := i
 	switch {
-	case n == 8: // 9 to 15 digits
+	case n == 8: // 9 to 16 digits
 		y := binary.LittleEndian.Uint64(b[i+8 : i+16])
 		m := digitsIn(y)
 		if m-1 >= 7 || byte(x) == '0' {
-			return plainMicrosSlow(b, i)
+			if m != 8 || byte(x) == '0' {
+				return plainMicrosSlow(b, i)
+			}
+			// 16 digits: what a trace stamped in µs since the epoch writes
+			if v, c = eightDigits(x)*1e8+eightDigits(y), b[i+16]; v >= maxMicros || c-'0' <= 9 {
+				return plainMicrosSlow(b, i)
+			}
+			j = i + 16
+			break
 		}
 		v = eightDigits(x)*pow10n[m&7] + eightDigits(y<<((64-8*m)&63))
 		j, c = i+8+int(m), byte(y>>(8*m&63))
@@ -60,7 +69,7 @@ func plainMicrosAt(b []byte, i int) (int64, int, bool) {
 // plainMicrosSlow is plainMicrosAt for any input, a digit run at a time.
 func plainMicrosSlow(b []byte, i int) (int64, int, bool) {
 	v, j := digitsAt(b, i)
-	if n := j - i; n == 0 || n > 15 || n > 1 && b[i] == '0' || j >= len(b) {
+	if n := j - i; n == 0 || n > 16 || v >= maxMicros || n > 1 && b[i] == '0' || j >= len(b) {
 		return 0, 0, false
 	}
 	if b[j] != '.' {
