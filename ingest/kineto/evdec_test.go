@@ -36,6 +36,10 @@ var quirks = []string{
 	`{"args":{"Process Group Ranks":"[0, 1]","Process Group Name":"\u0030","In msg nelems":"7","Dst Rank":2.0,"Input type":["float"]}}`,
 	`{"args":{"args":{"name":"inner"}},"args":{"labels":"L"}}`, `{"a\"b":1,"name":"q"}`, `{"":1}`, `{"ph":"\u0058"}`,
 	"{\n  \"ph\": \"X\",\r\n\t\"name\" : \"n\" ,\"dur\":1.5e-3 }",
+	// ts of 16 digits (µs since the epoch), up to maxMicros and past it
+	`{"ph": "X", "ts": 1712195495519689.047, "dur": 63.813, "name": "k"}`, `{"ts": 1682725898236567, "dur": 68.0, "pid": 1}`,
+	`{"ts": 4611686018427387.001, "dur": 1, "pid": 1, "tid": 2}`, `{"ts": 4611686018427387, "dur": 1, "pid": 1, "tid": 2}`,
+	`{"ts": 17121954955196890, "dur": 1, "pid": 1, "tid": 2}`, `{"ts": 1712195495519689e3, "dur": 1, "pid": 1, "tid": 2}`,
 }
 
 // decodeOracle decodes an element with encoding/json.

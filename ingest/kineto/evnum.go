@@ -11,7 +11,8 @@ import (
 // the general path (number, then the field's own parser) decides.
 
 // plainMicrosAt parses the ts or dur literal at i when it is what
-// plainMicros takes (1 to 15 digits, at most 3 decimals, no sign) and a
+// plainMicros takes (1 to 16 digits under maxMicros, at most 3 decimals,
+// no sign) and a
 // valid JSON number: its nanoseconds and the index after it. With 25
 // bytes from i the digits are read in at most two words and the fraction
 // in one, without a loop; any other shape, or a shorter input, takes
@@ -26,11 +27,11 @@ func plainMicrosAt(b []byte, i int) (int64, int, bool) {
 	var c byte
 	j := i
 	switch {
-	case n == 8: // 9 to 15 digits
+	case n == 8: // 9 to 16 digits (16: plainMicros16)
 		y := binary.LittleEndian.Uint64(b[i+8 : i+16])
 		m := digitsIn(y)
 		if m-1 >= 7 || byte(x) == '0' {
-			return plainMicrosSlow(b, i)
+			return plainMicros16(b, i, x, y, m)
 		}
 		v = eightDigits(x)*pow10n[m&7] + eightDigits(y<<((64-8*m)&63))
 		j, c = i+8+int(m), byte(y>>(8*m&63))
@@ -57,10 +58,36 @@ func plainMicrosAt(b []byte, i int) (int64, int, bool) {
 	return v*1000 + eightDigits(f<<((64-8*k)&63))*pow10[k&3], j + 1 + int(k), true
 }
 
+// plainMicros16 is plainMicrosAt's case of 16 digits (x and y, the words
+// at i and i+8; m, y's digits), what a trace stamped in µs since the epoch
+// writes ("1712195495519689.047"), out of line so that the shorter times'
+// path stays as it was; any other shape takes plainMicrosSlow.
+func plainMicros16(b []byte, i int, x, y uint64, m uint) (int64, int, bool) {
+	if m != 8 || byte(x) == '0' {
+		return plainMicrosSlow(b, i)
+	}
+	v, j, c := eightDigits(x)*1e8+eightDigits(y), i+16, b[i+16]
+	if v >= maxMicros || c-'0' <= 9 || c|0x20 == 'e' {
+		return plainMicrosSlow(b, i)
+	}
+	if c != '.' {
+		return v * 1000, j, true
+	}
+	f := binary.LittleEndian.Uint64(b[j+1 : j+9]) // j+9 <= i+25
+	k := digitsIn(f)
+	if k-1 >= 3 {
+		return plainMicrosSlow(b, i)
+	}
+	if c := byte(f >> (8 * k & 63)); c == '.' || c|0x20 == 'e' {
+		return plainMicrosSlow(b, i)
+	}
+	return v*1000 + eightDigits(f<<((64-8*k)&63))*pow10[k&3], j + 1 + int(k), true
+}
+
 // plainMicrosSlow is plainMicrosAt for any input, a digit run at a time.
 func plainMicrosSlow(b []byte, i int) (int64, int, bool) {
 	v, j := digitsAt(b, i)
-	if n := j - i; n == 0 || n > 15 || n > 1 && b[i] == '0' || j >= len(b) {
+	if n := j - i; n == 0 || n > 16 || v >= maxMicros || n > 1 && b[i] == '0' || j >= len(b) {
 		return 0, 0, false
 	}
 	if b[j] != '.' {

@@ -41,16 +41,17 @@ var errSlow = errors.New("needs the slow path")
 
 var pow10 = [...]int64{1000, 100, 10, 1}
 
-// plainMicros handles what Kineto writes, 1 to 15 digits and at most 3
-// decimals ("4458676416788.066"), exactly as fastMicros does, with fewer
-// branches; ok is false for anything else.
+// plainMicros handles what Kineto writes, 1 to 16 digits (under
+// maxMicros, so that the nanoseconds stay in range) and at most 3 decimals
+// ("4458676416788.066", "1712195495519689.047"), exactly as fastMicros
+// does, with fewer branches; ok is false for anything else.
 func plainMicros(b []byte) (int64, bool) {
 	var v int64
 	i := 0
 	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
 		v = v*10 + int64(b[i]-'0')
 	}
-	if i == 0 || i > 15 {
+	if i == 0 || i > 16 || v >= maxMicros {
 		return 0, false
 	}
 	if i == len(b) {
