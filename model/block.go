@@ -16,27 +16,43 @@ import (
 // its own allocation), so one block is as safe for the collector as ten.
 // The columns are empty but not nil when n is 0.
 func BlockEvents(n int) Events {
-	var ev Events
-	v := reflect.ValueOf(&ev).Elem()
-	cols := columnFields(v.Type())
 	n = max(n, 0)
+	return carveEvents(n, make([]uint64, max(blockWords(n), 1)))
+}
+
+// uninitEvents is BlockEvents over memory the runtime has not zeroed
+// (uninitWords), for a caller that writes every row of every column
+// before any is read (ConcatEvents); n > 0.
+func uninitEvents(n int) Events { return carveEvents(n, uninitWords(blockWords(n))) }
+
+// blockWords is the 8-byte words that n rows of Events' pointer-free
+// columns take in a block.
+func blockWords(n int) int {
+	t := reflect.TypeFor[Events]()
 	words := 0
-	for _, f := range cols {
-		if t := v.Type().Field(f).Type.Elem(); pointerFree(t) {
-			words += columnWords(n, t)
+	for _, f := range columnFields(t) {
+		if et := t.Field(f).Type.Elem(); pointerFree(et) {
+			words += columnWords(n, et)
 		}
 	}
-	block := make([]uint64, max(words, 1))
+	return words
+}
+
+// carveEvents offers block to the kernel as huge pages and returns the
+// columns of n rows carved from it (blockWords(n) words at least).
+func carveEvents(n int, block []uint64) Events {
 	hugePages(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(block))), 8*len(block)))
+	var ev Events
+	v := reflect.ValueOf(&ev).Elem()
 	off := 0
-	for _, f := range cols {
+	for _, f := range columnFields(v.Type()) {
 		col := v.Field(f)
 		t := col.Type().Elem()
 		if !pointerFree(t) {
 			col.Set(reflect.MakeSlice(col.Type(), n, n))
 			continue
 		}
-		col.Set(reflect.SliceAt(t, unsafe.Pointer(&block[off]), n))
+		col.Set(reflect.SliceAt(t, unsafe.Add(unsafe.Pointer(unsafe.SliceData(block)), 8*off), n))
 		off += columnWords(n, t)
 	}
 	return ev

@@ -2,6 +2,7 @@ package model
 
 import (
 	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -152,4 +153,23 @@ func FuzzConcatEventsEqualsAppend(f *testing.F) {
 	f.Fuzz(func(t *testing.T, spec []byte, ragged bool) {
 		checkConcat(t, spec, ragged)
 	})
+}
+
+// TestConcatEventsOverGarbage: the concatenation's block is not zeroed by
+// the runtime, so every row must be written: over heap memory left full
+// of ones by garbage, the result still equals appending the parts.
+func TestConcatEventsOverGarbage(t *testing.T) {
+	for _, n := range []int{1, 4097, concatParallel + 3} {
+		spill := make([]uint64, 8*n)
+		for i := range spill {
+			spill[i] = ^uint64(0)
+		}
+		spill = nil
+		runtime.GC()
+		parts := []*Events{filledEvents(0, n/2), {}, filledEvents(2, n-n/2)}
+		want := appendConcat([]*Events{filledEvents(0, n/2), {}, filledEvents(2, n-n/2)})
+		if got := ConcatEvents(parts, false); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d rows over garbage differ from appending", n)
+		}
+	}
 }
