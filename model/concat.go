@@ -6,7 +6,10 @@ import (
 	"sync/atomic"
 )
 
-// ConcatEvents returns the rows of parts, in order, built column by column.
+// ConcatEvents returns the rows of parts, in order, built column by column
+// into columns carved from one block that the runtime does not zero
+// (uninitEvents: huge pages where the kernel gives them, so the copy is
+// not a page fault every 4 KiB; every row of it is written here).
 // With release set, each column of a part is set to nil once it is copied,
 // so that the parts and the result together hold the rows once plus one
 // column (the parts are empty afterwards). Every exported column of Events
@@ -16,38 +19,26 @@ import (
 // A large concatenation copies concatWorkers columns at a time (then the
 // parts and the result hold the rows once plus that many columns): the
 // copy is mostly first touches of the new columns' pages, a serial 35 ms
-// of a cold read of 524 k events on one core otherwise.
+// of a cold read of 524 k events on one core otherwise. Parts whose
+// columns differ in length (not events a reader builds) give the column
+// the rows its parts hold, as appending them would.
 func ConcatEvents(parts []*Events, release bool) Events {
 	total := 0
 	for _, p := range parts {
 		total += p.Len()
 	}
-	var out Events
 	if total == 0 {
 		for _, p := range parts {
 			if release {
 				*p = Events{}
 			}
 		}
-		return out
+		return Events{}
 	}
+	out := uninitEvents(total)
 	ov := reflect.ValueOf(&out).Elem()
-	var cols []int
-	for f := range ov.NumField() {
-		if ov.Type().Field(f).IsExported() {
-			cols = append(cols, f)
-		}
-	}
-	concatColumns(cols, total, func(f int) {
-		col := reflect.MakeSlice(ov.Field(f).Type(), 0, total)
-		for _, p := range parts {
-			pc := reflect.ValueOf(p).Elem().Field(f)
-			col = reflect.AppendSlice(col, pc)
-			if release {
-				pc.SetZero()
-			}
-		}
-		ov.Field(f).Set(col)
+	concatColumns(columnFields(ov.Type()), total, func(f int) {
+		ov.Field(f).Set(concatColumn(ov.Field(f), parts, f, release))
 	})
 	for _, p := range parts {
 		if release {
@@ -55,6 +46,32 @@ func ConcatEvents(parts []*Events, release bool) Events {
 		}
 	}
 	return out
+}
+
+// concatColumn copies column f of every part into col (total rows, from
+// the block) and returns it; a ragged column, whose parts hold other than
+// total rows, is appended into a column of its own instead.
+func concatColumn(col reflect.Value, parts []*Events, f int, release bool) reflect.Value {
+	rows := 0
+	for _, p := range parts {
+		rows += reflect.ValueOf(p).Elem().Field(f).Len()
+	}
+	if rows != col.Len() {
+		col = reflect.MakeSlice(col.Type(), 0, col.Len())
+	}
+	off := 0
+	for _, p := range parts {
+		pc := reflect.ValueOf(p).Elem().Field(f)
+		if rows == col.Len() {
+			off += reflect.Copy(col.Slice(off, rows), pc)
+		} else {
+			col = reflect.AppendSlice(col, pc)
+		}
+		if release {
+			pc.SetZero()
+		}
+	}
+	return col
 }
 
 // concatWorkers is how many columns a large concatenation copies at a

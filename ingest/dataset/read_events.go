@@ -108,7 +108,8 @@ func presize(dir string, ranks []int32, counts []int64) (*model.Events, []int) {
 		}
 		offsets[i], total = int(total), total+counts[i]
 	}
-	return blockColumns(int(total)), offsets
+	all := model.BlockEvents(int(total))
+	return &all, offsets
 }
 
 // window is rows [lo, hi) of all as empty columns with room for hi-lo rows:

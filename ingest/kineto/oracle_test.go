@@ -122,7 +122,7 @@ func readHeadForTest(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r, _, err := openStream(&countReader{r: f, prog: &progress{}}, 0)
+	r, _, err := openStream(&countReader{r: f, prog: &progress{}}, 0, new(scratch))
 	if err != nil {
 		t.Fatal(err)
 	}

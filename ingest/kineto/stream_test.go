@@ -51,7 +51,8 @@ func TestGzipSource(t *testing.T) {
 	data := bytes.Repeat([]byte("0123456789"), 1000)
 	for _, size := range []int64{int64(len(data)), int64(len(data)) + 7, 100, maxGzipInMemory + 1} {
 		br := bufio.NewReaderSize(bytes.NewReader(data), 64<<10)
-		src, err := gzipSource(br, size)
+		var buf []byte
+		src, err := gzipSource(br, size, &buf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,4 +64,52 @@ func TestGzipSource(t *testing.T) {
 			t.Errorf("size %d: in memory %v", size, mem)
 		}
 	}
+}
+
+// TestScratchAcrossFiles: files read one after another through one
+// scratch (its read buffer, gzip bytes and inflater reused: a larger file
+// after a smaller, a plain one between, a damaged one before a good one)
+// give the text, or the error, that each gives through a fresh scratch.
+func TestScratchAcrossFiles(t *testing.T) {
+	gzipOf := func(b []byte) []byte {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(b)
+		zw.Close()
+		return buf.Bytes()
+	}
+	small := []byte(`{"traceEvents": []}`)
+	big := bytes.Repeat([]byte(`{"ph": "X", "name": "k", "ts": 1, "dur": 2},`), 5000)
+	files := [][]byte{gzipOf(small), gzipOf(big), small, gzipOf(big)[:300], gzipOf(small), gzipOf(big)}
+	shared := new(scratch)
+	for i, data := range files {
+		path := filepath.Join(t.TempDir(), "f")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, gotErr := readStream(t, path, shared)
+		want, wantErr := readStream(t, path, new(scratch))
+		if !bytes.Equal(got, want) || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("file %d: through the shared scratch %d bytes (%v), fresh %d bytes (%v)", i, len(got), gotErr, len(want), wantErr)
+		}
+		if i == 1 && !bytes.Equal(got, big) {
+			t.Errorf("file 1: %d bytes, want the %d written", len(got), len(big))
+		}
+	}
+}
+
+// readStream reads path's text through openStream and sc.
+func readStream(t *testing.T, path string, sc *scratch) ([]byte, error) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	r, _, err := openStream(&countReader{r: f, prog: &progress{}}, st.Size(), sc)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(r)
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package dataset
+package model
 
 // hugePages does nothing where transparent huge pages are not offered.
 func hugePages([]byte) {}
