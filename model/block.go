@@ -20,11 +20,6 @@ func BlockEvents(n int) Events {
 	return carveEvents(n, make([]uint64, max(blockWords(n), 1)))
 }
 
-// uninitEvents is BlockEvents over memory the runtime has not zeroed
-// (uninitWords), for a caller that writes every row of every column
-// before any is read (ConcatEvents); n > 0.
-func uninitEvents(n int) Events { return carveEvents(n, uninitWords(blockWords(n))) }
-
 // blockWords is the 8-byte words that n rows of Events' pointer-free
 // columns take in a block.
 func blockWords(n int) int {

@@ -7,9 +7,8 @@ import (
 )
 
 // ConcatEvents returns the rows of parts, in order, built column by column
-// into columns carved from one block that the runtime does not zero
-// (uninitEvents: huge pages where the kernel gives them, so the copy is
-// not a page fault every 4 KiB; every row of it is written here).
+// into columns carved from one block (BlockEvents: huge pages where the
+// kernel gives them, so the copy is not a page fault every 4 KiB).
 // With release set, each column of a part is set to nil once it is copied,
 // so that the parts and the result together hold the rows once plus one
 // column (the parts are empty afterwards). Every exported column of Events
@@ -35,7 +34,7 @@ func ConcatEvents(parts []*Events, release bool) Events {
 		}
 		return Events{}
 	}
-	out := uninitEvents(total)
+	out := BlockEvents(total)
 	ov := reflect.ValueOf(&out).Elem()
 	concatColumns(columnFields(ov.Type()), total, func(f int) {
 		ov.Field(f).Set(concatColumn(ov.Field(f), parts, f, release))
