@@ -152,4 +152,3 @@ func FuzzMemo(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, a, b string) { checkMemo(t, []string{a, b, a}) })
 }
-
