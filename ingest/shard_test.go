@@ -217,27 +217,35 @@ func TestDatasetBesideRanked(t *testing.T) {
 		{ds, filepath.Join(side, "nccl"), filepath.Join(side, "nvml")},
 		{ds, filepath.Join(side, "nvml"), junk},
 	} {
-		whole, err := ingest.Load(context.Background(), inputs, source.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := analysis.Analyze(context.Background(), whole, analysis.Options{})
-		want := marshalResult(t, res, err)
-		rk, ok, err := ingest.LoadRanked(inputs, source.Options{}, 0, analysis.StepAnnotation(nil))
-		if err != nil || !ok {
-			t.Fatalf("LoadRanked of a dataset with %q beside: ok %v, %v", inputs[1:], ok, err)
-		}
-		if len(rk.Model().SampleGPUs) == 0 || len(rk.Model().Sources) != len(whole.Sources) || len(rk.Model().Skipped) != len(whole.Skipped) {
-			t.Errorf("%q beside were not merged (%d GPUs, %d of %d sources, %d of %d skips)", inputs[1:],
-				len(rk.Model().SampleGPUs), len(rk.Model().Sources), len(whole.Sources), len(rk.Model().Skipped), len(whole.Skipped))
-		}
-		if got := analyzeRanked(t, rk); !bytes.Equal(got, want) {
-			t.Errorf("the dataset with %q beside, read rank by rank, differs from the whole read", inputs[1:])
-		}
+		besideRankedSame(t, inputs)
 	}
 	other := []string{ds, filepath.Join(dir, "rank-0.pt.trace.json.gz")}
 	if _, ok, _ := ingest.LoadRanked(other, source.Options{}, 0, nil); ok {
 		t.Error("a dataset with a trace file beside it was read rank by rank")
+	}
+}
+
+// besideRankedSame checks that inputs (a dataset or sharded dataset, then
+// files beside it) are read rank by rank (LoadRanked) with what is beside
+// them merged, and analyse to the Result of the whole read.
+func besideRankedSame(t *testing.T, inputs []string) {
+	t.Helper()
+	whole, err := ingest.Load(context.Background(), inputs, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := analysis.Analyze(context.Background(), whole, analysis.Options{})
+	want := marshalResult(t, res, err)
+	rk, ok, err := ingest.LoadRanked(inputs, source.Options{}, 0, analysis.StepAnnotation(nil))
+	if err != nil || !ok {
+		t.Fatalf("LoadRanked of %q: ok %v, %v", inputs, ok, err)
+	}
+	if m := rk.Model(); len(m.SampleGPUs) == 0 || len(m.Sources) != len(whole.Sources) || len(m.Skipped) != len(whole.Skipped) {
+		t.Errorf("%q beside were not merged (%d GPUs, %d of %d sources, %d of %d skips)", inputs[1:],
+			len(m.SampleGPUs), len(m.Sources), len(whole.Sources), len(m.Skipped), len(whole.Skipped))
+	}
+	if got := analyzeRanked(t, rk); !bytes.Equal(got, want) {
+		t.Errorf("%q read rank by rank differs from the whole read", inputs)
 	}
 }
 
@@ -257,22 +265,7 @@ func TestShardedBesideRanked(t *testing.T) {
 	side := t.TempDir()
 	writeBeside(t, side, job, []string{"nccl-log", "nvml"})
 	inputs := []string{root, filepath.Join(side, "nccl"), filepath.Join(side, "nvml")}
-	whole, err := ingest.Load(context.Background(), inputs, source.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := analysis.Analyze(context.Background(), whole, analysis.Options{})
-	want := marshalResult(t, res, err)
-	rk, ok, err := ingest.LoadRanked(inputs, source.Options{}, 0, analysis.StepAnnotation(nil))
-	if err != nil || !ok {
-		t.Fatalf("LoadRanked of a sharded dataset with logs and samples beside: ok %v, %v", ok, err)
-	}
-	if len(rk.Model().SampleGPUs) == 0 || len(rk.Model().Sources) != len(whole.Sources) {
-		t.Errorf("the samples or sources beside were not merged (%d GPUs, %d of %d sources)", len(rk.Model().SampleGPUs), len(rk.Model().Sources), len(whole.Sources))
-	}
-	if got := analyzeRanked(t, rk); !bytes.Equal(got, want) {
-		t.Error("the sharded dataset with logs and samples beside, read rank by rank, differs from the whole read")
-	}
+	besideRankedSame(t, inputs)
 	other := append(inputs, filepath.Join(dir, "rank-0.pt.trace.json.gz")) // a Kineto trace beside: two timelines
 	if _, ok, _ := ingest.LoadRanked(other, source.Options{}, 0, nil); ok {
 		t.Error("a sharded dataset with a trace file beside it was read rank by rank")
