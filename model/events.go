@@ -133,16 +133,28 @@ func (ev *Events) keyAt(i int) sortKey {
 // memory in every file's worker). No rows is not in order: Sort gives
 // them empty columns, not nil ones, as it always has.
 func (ev *Events) inOrder() bool {
-	if ev.Len() == 0 {
+	n := ev.Len()
+	if n == 0 {
 		return false
 	}
-	prev := ev.keyAt(0)
-	for i := 1; i < ev.Len(); i++ {
-		k := ev.keyAt(i)
-		if compareSortKeys(prev, k) > 0 {
+	r, s, d, k := ev.Rank[:n], ev.Start[:n], ev.Dur[:n], ev.Kind[:n]
+	for i := 1; i < n; i++ {
+		switch { // compareSortKeys of rows i-1 and i, read in place
+		case r[i] != r[i-1]:
+			if r[i] < r[i-1] {
+				return false
+			}
+		case s[i] != s[i-1]:
+			if s[i] < s[i-1] {
+				return false
+			}
+		case d[i] != d[i-1]:
+			if d[i] > d[i-1] {
+				return false
+			}
+		case k[i] < k[i-1]:
 			return false
 		}
-		prev = k
 	}
 	return true
 }
