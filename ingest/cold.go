@@ -135,7 +135,7 @@ type coldPlan struct {
 	beside      []besideGroup
 	extra       []*model.Trace // beside's traces, read whole (readBesideGroups)
 	warns       []string       // their readers' warnings, said after the shards'
-	key         string // the entry's name (cacheKey)
+	key         string         // the entry's name (cacheKey)
 	root, entry string
 	prune       bool // the root is our own: older entries are removed
 	n           int  // shards
