@@ -81,6 +81,7 @@ type warnings struct {
 	msgs []string
 }
 
+// add keeps msg (an opts.Warn).
 func (w *warnings) add(msg string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
