@@ -208,7 +208,7 @@ func TestDatasetBesideRanked(t *testing.T) {
 		t.Fatal(err)
 	}
 	side := t.TempDir()
-	writeBeside(t, side, job, []string{"nccl-log", "nvml"})
+	writeBeside(t, side, job, []string{"nccl-log", "nvml", "flight-recorder", "nccl-profiler", "nccl-inspector"})
 	junk := filepath.Join(side, "notes.txt")
 	if err := os.WriteFile(junk, []byte("not a trace\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -216,6 +216,9 @@ func TestDatasetBesideRanked(t *testing.T) {
 	for _, inputs := range [][]string{
 		{ds, filepath.Join(side, "nccl"), filepath.Join(side, "nvml")},
 		{ds, filepath.Join(side, "nvml"), junk},
+		{ds, filepath.Join(side, "nvml"), filepath.Join(side, "flight-recorder")},
+		{ds, filepath.Join(side, "nvml"), filepath.Join(side, "nccl-profiler")},
+		{ds, filepath.Join(side, "nvml"), filepath.Join(side, "nccl-inspector")},
 	} {
 		besideRankedSame(t, inputs)
 	}
@@ -263,9 +266,15 @@ func TestShardedBesideRanked(t *testing.T) {
 		}
 	}
 	side := t.TempDir()
-	writeBeside(t, side, job, []string{"nccl-log", "nvml"})
+	nccl := []string{"nccl-log", "flight-recorder", "nccl-profiler", "nccl-inspector"}
+	writeBeside(t, side, job, append(nccl, "nvml"))
 	inputs := []string{root, filepath.Join(side, "nccl"), filepath.Join(side, "nvml")}
 	besideRankedSame(t, inputs)
+	all := []string{root, filepath.Join(side, "nvml")}
+	for _, f := range nccl[1:] {
+		all = append(all, filepath.Join(side, f))
+	}
+	besideRankedSame(t, all)
 	other := append(inputs, filepath.Join(dir, "rank-0.pt.trace.json.gz")) // a Kineto trace beside: two timelines
 	if _, ok, _ := ingest.LoadRanked(other, source.Options{}, 0, nil); ok {
 		t.Error("a sharded dataset with a trace file beside it was read rank by rank")
