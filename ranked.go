@@ -12,7 +12,8 @@ import (
 
 // openRanked reads the inputs rank by rank (Options.ByRank,
 // docs/memory.md) when they are one dataset directory or sharded dataset
-// (the latter also with NCCL logs and NVML samples beside it), or trace
+// (either also with NCCL logs and NVML samples beside it, whose parse is
+// cached unless NoCache: ingest.LoadRankedCaching), or trace
 // files whose dataset cache entry is warm, or trace files of one timeline
 // format (with NCCL logs and NVML samples beside them or not) whose entry
 // it then writes as a sharded dataset (ingest.LoadRankedCold; with NoCache
@@ -24,7 +25,7 @@ func openRanked(ctx context.Context, inputs []string, opts Options, src *source.
 	step := analysis.StepAnnotation(opts.StepRegex)
 	var rk ingest.Ranked
 	ok, err := coldWarnings(src, func(s source.Options) (ok bool, err error) {
-		rk, ok, err = ingest.LoadRanked(inputs, s, opts.ByRankMinEvents, step)
+		rk, ok, err = loadDataset(inputs, opts, s, step)
 		return ok, err
 	})
 	whole := *src
@@ -42,6 +43,16 @@ func openRanked(ctx context.Context, inputs []string, opts Options, src *source.
 		return nil, ok, err
 	}
 	return rankedTrace(rk, opts, full), true, nil
+}
+
+// loadDataset reads a dataset rank by rank (ingest.LoadRanked), keeping
+// the parse of the files beside it unless NoCache
+// (ingest.LoadRankedCaching).
+func loadDataset(inputs []string, opts Options, src source.Options, step func(string) bool) (ingest.Ranked, bool, error) {
+	if opts.NoCache {
+		return ingest.LoadRanked(inputs, src, opts.ByRankMinEvents, step)
+	}
+	return ingest.LoadRankedCaching(inputs, src, opts.CacheDir, opts.ByRankMinEvents, step)
 }
 
 // openCached reads the warm cache entry of the inputs rank by rank, or

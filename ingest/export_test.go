@@ -7,3 +7,7 @@ func SetShardEvents(n int64) (restore func()) {
 	shardEvents = n
 	return func() { shardEvents = old }
 }
+
+// BesideParses is how many groups of files beside a dataset were parsed
+// so far (readBesideGroups), for a test that a read came from the cache.
+func BesideParses() int64 { return besideParses.Load() }

@@ -10,12 +10,12 @@ import (
 )
 
 // loadBeside is LoadRanked of one dataset or sharded dataset with files
-// beside it: NCCL logs and NVML samples, read whole and merged after the
-// dataset (after the shards' join), then the skip records, in Load's order
-// and with Load's warnings. ok is false, with nothing read, for a file of
+// beside it: NCCL logs and NVML samples, read whole (by read: parsed, or
+// from their cache entry) and merged after the dataset (after the shards'
+// join), then the skip records, in Load's order and with Load's warnings. ok is false, with nothing read, for a file of
 // another format beside it, and when a file beside it cannot be read (Load
 // says what is wrong).
-func loadBeside(in inputs, paths []string, opts source.Options, minEvents int64, annotation func(name string) bool) (Ranked, bool, error) {
+func loadBeside(in inputs, paths []string, opts source.Options, read besideReader, minEvents int64, annotation func(name string) bool) (Ranked, bool, error) {
 	sharded := len(in.sharded) == 1
 	dir := append(in.datasets, in.sharded...)[0]
 	if !holdsAll(dir, sharded, minEvents) {
@@ -38,7 +38,7 @@ func loadBeside(in inputs, paths []string, opts source.Options, minEvents int64,
 	}
 	skips := append(trailing, skipped.Skipped...)
 	warnSkips(opts, paths, skips, in.skipped)
-	extra, ok := readBesideGroups(beside, opts)
+	extra, ok := read(in, paths, beside, opts)
 	if !ok {
 		return nil, false, nil
 	}
@@ -57,6 +57,7 @@ func loadBeside(in inputs, paths []string, opts source.Options, minEvents int64,
 func readBesideGroups(beside []besideGroup, opts source.Options) ([]*model.Trace, bool) {
 	extra := make([]*model.Trace, 0, len(beside))
 	for _, g := range beside {
+		besideParses.Add(1)
 		t, err := g.read(context.Background(), opts)
 		if err != nil {
 			return nil, false
