@@ -67,9 +67,12 @@ type besideCache struct{ dir string }
 // and writes it. Without a writable cache, or when writing fails, the
 // parse is all; an entry that cannot be read is removed and written again.
 func (c besideCache) read(in inputs, paths []string, beside []besideGroup, opts source.Options) ([]*model.Trace, bool) {
+	if len(beside) == 0 {
+		return readBesideGroups(beside, opts) // none: only files no format claims
+	}
 	root := cacheRootOf(paths[0], c.dir, besideRootTag)
 	key, err := besideKey(in.files, opts)
-	if len(beside) == 0 || root == "" || err != nil {
+	if root == "" || err != nil {
 		return readBesideGroups(beside, opts)
 	}
 	entry := filepath.Join(root, key)

@@ -9,8 +9,10 @@
 # Kineto, the 64-rank big-64 job, a 2-shard dataset of it and datasets read rank
 # by rank, and --no-cache trace files read rank by rank) it runs
 # 'analyze --json --no-cache' with both binaries, from the cache too (a cold
-# run, then a warm one), and 'breakdown --json', and compares the outputs byte
-# for byte (the Result's "tool" line aside, which names the binary's version).
+# run, then a warm one; for a dataset with logs beside it, the logs' parse
+# from the cache on the second run, with the first run's warnings), and
+# 'breakdown --json', and compares the outputs byte for byte (the Result's
+# "tool" line aside, which names the binary's version).
 # It prints one line per case and exits 1 if any differs or fails. The jobs are written
 # under ${TMPDIR:-/tmp} and deleted after; the cache is a temporary directory.
 set -eu
@@ -105,6 +107,17 @@ same "big-64 --no-cache${ranked:+ (new: by rank)}" analyze --json --no-cache "$w
 same "default 2 shards+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.ds" "$work/mixed/nccl" "$work/mixed/nvml"
 "$old" ingest "$work/mixed"/*.gz -o "$work/mixed.one" >/dev/null 2>&1
 same "default dataset+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/nccl" "$work/mixed/nvml"
+# the same again: the new binary reads the logs' parse from its cache entry
+# (beside.json), with the first run's warnings
+grep -v '^read ' "$work/new.err" >"$work/first.err" || true
+same "default dataset+nccl-log+nvml again${ranked:+ (new: by rank, the logs from the cache)}" analyze --json "$work/mixed.one" "$work/mixed/nccl" "$work/mixed/nvml"
+if [ -z "$(find "$XDG_CACHE_HOME" -name beside.json 2>/dev/null)" ]; then
+	printf 'note    no cache entry of the logs beside the dataset (a binary before round 35)\n'
+fi
+if ! grep -v '^read ' "$work/new.err" | cmp -s - "$work/first.err"; then
+	printf 'DIFFERS the warnings of the repeat run of the dataset with logs beside\n'
+	fail=1
+fi
 newargs=
 if [ -n "$(find "$XDG_CACHE_HOME" -name '.nocache-*' 2>/dev/null)" ]; then
 	printf 'FAILED  --no-cache left a temporary cache entry\n'
