@@ -24,8 +24,9 @@ import (
 func openRanked(ctx context.Context, inputs []string, opts Options, src *source.Options) (*Trace, bool, error) {
 	step := analysis.StepAnnotation(opts.StepRegex)
 	var rk ingest.Ranked
+	wait := func() {}
 	ok, err := coldWarnings(src, func(s source.Options) (ok bool, err error) {
-		rk, ok, err = loadDataset(inputs, opts, s, step)
+		rk, wait, ok, err = loadDataset(inputs, opts, s, step)
 		return ok, err
 	})
 	whole := *src
@@ -42,15 +43,19 @@ func openRanked(ctx context.Context, inputs []string, opts Options, src *source.
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	return rankedTrace(rk, opts, full), true, nil
+	t := rankedTrace(rk, opts, full)
+	t.wait = wait
+	return t, true, nil
 }
 
 // loadDataset reads a dataset rank by rank (ingest.LoadRanked), keeping
 // the parse of the files beside it unless NoCache
-// (ingest.LoadRankedCaching).
-func loadDataset(inputs []string, opts Options, src source.Options, step func(string) bool) (ingest.Ranked, bool, error) {
+// (ingest.LoadRankedCaching); wait returns once that cache entry is
+// written (Close).
+func loadDataset(inputs []string, opts Options, src source.Options, step func(string) bool) (rk ingest.Ranked, wait func(), ok bool, err error) {
 	if opts.NoCache {
-		return ingest.LoadRanked(inputs, src, opts.ByRankMinEvents, step)
+		rk, ok, err = ingest.LoadRanked(inputs, src, opts.ByRankMinEvents, step)
+		return rk, func() {}, ok, err
 	}
 	return ingest.LoadRankedCaching(inputs, src, opts.CacheDir, opts.ByRankMinEvents, step)
 }

@@ -58,15 +58,28 @@ func parseBeside(_ inputs, _ []string, beside []besideGroup, opts source.Options
 	return readBesideGroups(beside, opts)
 }
 
-// besideCache is the besideReader that keeps the parse in a beside entry
-// in dir, or when dir is "" in a root of its own under the user cache
-// directory (cacheRootOf), pruned of older entries.
-type besideCache struct{ dir string }
+// besideCache keeps the parse of the files beside a dataset in a beside
+// entry (its read is the besideReader) in dir, or when dir is "" in a root
+// of its own under the user cache directory (cacheRootOf), pruned of older
+// entries. A new entry is written in the background: wait returns once it
+// is.
+type besideCache struct {
+	dir     string
+	written chan struct{} // closed once the entry is written; nil: none begun
+}
+
+// wait returns once the entry the read began writing is written (or its
+// write failed).
+func (c *besideCache) wait() {
+	if c.written != nil {
+		<-c.written
+	}
+}
 
 // read reads the entry of the files when there is one, else parses them
 // and writes it. Without a writable cache, or when writing fails, the
 // parse is all; an entry that cannot be read is removed and written again.
-func (c besideCache) read(in inputs, paths []string, beside []besideGroup, opts source.Options) ([]*model.Trace, bool) {
+func (c *besideCache) read(in inputs, paths []string, beside []besideGroup, opts source.Options) ([]*model.Trace, bool) {
 	if len(beside) == 0 {
 		return readBesideGroups(beside, opts) // none: only files no format claims
 	}
@@ -84,16 +97,27 @@ func (c besideCache) read(in inputs, paths []string, beside []besideGroup, opts 
 	return c.parse(root, entry, beside, opts)
 }
 
-// parse parses the groups, recording their warnings, and writes them as
-// the entry; a failed write leaves no entry and is not said.
-func (c besideCache) parse(root, entry string, beside []besideGroup, opts source.Options) ([]*model.Trace, bool) {
+// parse parses the groups, recording their warnings, and begins writing
+// them as the entry, from copies of the traces (the merge that follows
+// takes the parts' event columns: they have none, but their fields are
+// reset); a failed write leaves no entry and is not said.
+func (c *besideCache) parse(root, entry string, beside []besideGroup, opts source.Options) ([]*model.Trace, bool) {
 	extra, saved, ok := parseRecorded(beside, opts)
 	if !ok {
 		return nil, false
 	}
-	_ = storeEntry(root, entry, c.dir == "", func(tmp string) error {
-		return writeBesideEntry(tmp, extra, saved)
-	})
+	copies := make([]*model.Trace, len(extra))
+	for i, t := range extra {
+		c := *t
+		copies[i] = &c
+	}
+	c.written = make(chan struct{})
+	go func() {
+		defer close(c.written)
+		_ = storeEntry(root, entry, c.dir == "", func(tmp string) error {
+			return writeBesideEntry(tmp, copies, saved)
+		})
+	}()
 	return extra, true
 }
 

@@ -13,8 +13,16 @@ import (
 // besideCaching is LoadRankedCaching of inputs with the cache in cache.
 func besideCaching(inputs []string, cache string) func(source.Options) (ingest.Ranked, bool, error) {
 	return func(o source.Options) (ingest.Ranked, bool, error) {
-		return ingest.LoadRankedCaching(inputs, o, cache, 0, analysis.StepAnnotation(nil))
+		return cachingRead(inputs, o, cache)
 	}
+}
+
+// cachingRead is LoadRankedCaching of inputs, once its cache entry is
+// written (its wait).
+func cachingRead(inputs []string, o source.Options, cache string) (ingest.Ranked, bool, error) {
+	rk, wait, ok, err := ingest.LoadRankedCaching(inputs, o, cache, 0, analysis.StepAnnotation(nil))
+	wait()
+	return rk, ok, err
 }
 
 // besideParsed is how many groups of files a read of inputs by load

@@ -44,9 +44,17 @@ func LoadRanked(paths []string, opts source.Options, minEvents int64, annotation
 // mtimes, the names this run gives them and the options that change the
 // parse, and read instead of them while those are unchanged, with the
 // warnings their parse gave. Without a writable cache, the files are
-// parsed, as by LoadRanked.
-func LoadRankedCaching(paths []string, opts source.Options, cacheDir string, minEvents int64, annotation func(name string) bool) (rk Ranked, ok bool, err error) {
-	return loadRanked(paths, opts, besideCache{dir: cacheDir}.read, minEvents, annotation)
+// parsed, as by LoadRanked. A new entry is written in the background, as
+// the trace is analysed: wait (never nil) returns once it is written; when
+// ok is false or err is not nil, it has been already.
+func LoadRankedCaching(paths []string, opts source.Options, cacheDir string, minEvents int64, annotation func(name string) bool) (rk Ranked, wait func(), ok bool, err error) {
+	c := &besideCache{dir: cacheDir}
+	rk, ok, err = loadRanked(paths, opts, c.read, minEvents, annotation)
+	if !ok || err != nil {
+		c.wait()
+		return nil, func() {}, ok, err
+	}
+	return rk, c.wait, true, nil
 }
 
 // loadRanked is LoadRanked with the files beside a dataset read by

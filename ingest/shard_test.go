@@ -275,7 +275,7 @@ func besideRankedSame(t *testing.T, inputs []string) {
 	}).same(t, whole, "read rank by rank")
 	cache := t.TempDir()
 	caching := func(o source.Options) (ingest.Ranked, bool, error) {
-		return ingest.LoadRankedCaching(inputs, o, cache, 0, step)
+		return cachingRead(inputs, o, cache)
 	}
 	before := ingest.BesideParses()
 	besideRead(t, inputs, caching).same(t, whole, "read rank by rank, caching the files beside")
