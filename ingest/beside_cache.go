@@ -168,10 +168,15 @@ func recording(opts source.Options, said *[]string) source.Options {
 	return opts
 }
 
+// besideManifest is the manifest of a beside entry's datasets, only ever
+// read whole: no events file for each rank the NCCL logs name (512 empty
+// files for 512 ranks, most of the entry's write).
+var besideManifest = dataset.Manifest{Tool: cacheManifest.Tool, Fast: true, OnlyTimed: true}
+
 // writeBesideEntry writes the groups' traces and besideFile under tmp.
 func writeBesideEntry(tmp string, extra []*model.Trace, saved []besideSaved) error {
 	for i, t := range extra {
-		if err := dataset.Write(BesideDir(tmp, i), t, cacheManifest); err != nil {
+		if err := dataset.Write(BesideDir(tmp, i), t, besideManifest); err != nil {
 			return fmt.Errorf("%s beside the dataset: %w", saved[i].Format, err)
 		}
 	}

@@ -285,6 +285,9 @@ func besideRankedSame(t *testing.T, inputs []string) {
 	if m, _ := filepath.Glob(filepath.Join(cache, "*", "beside.json")); len(m) != 1 {
 		t.Errorf("%q: beside entries %q in the cache, want one", inputs, m)
 	}
+	if m, _ := filepath.Glob(filepath.Join(cache, "*", "beside=*", "events", "*")); len(m) > 0 {
+		t.Errorf("%q: %d events files in the beside entry, want none (its files hold no event)", inputs, len(m))
+	}
 	before = ingest.BesideParses()
 	besideRead(t, inputs, caching).same(t, whole, "read rank by rank from the cache entry")
 	if n := ingest.BesideParses() - before; n != 0 {
