@@ -301,6 +301,9 @@ func TestByRankDatasetBesideCached(t *testing.T) {
 		if err != nil || got.ranked == nil {
 			t.Fatalf("%s: not read rank by rank (%v)", run, err)
 		}
+		if got.wait == nil && !opts.NoCache {
+			t.Errorf("%s: Close would not wait for the cache entry", run)
+		}
 		got.Close() // at once: it waits for the entry
 		entries, n := globOf(t, opts.CacheDir, "*", "beside.json"), 1
 		if opts.NoCache {

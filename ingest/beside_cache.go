@@ -48,6 +48,10 @@ type besideSaved struct {
 // (readBesideGroups), so that the tests see a read from the cache.
 var besideParses atomic.Int64
 
+// besideWriteStart is called as the background write of a beside entry
+// begins; tests hold the write there.
+var besideWriteStart = func() {}
+
 // besideReader reads the groups of files beside a dataset (loadBeside):
 // parsed (parseBeside) or through their cache entry (besideCache.read); ok
 // is false when one cannot be read.
@@ -114,6 +118,7 @@ func (c *besideCache) parse(root, entry string, beside []besideGroup, opts sourc
 	c.written = make(chan struct{})
 	go func() {
 		defer close(c.written)
+		besideWriteStart()
 		_ = storeEntry(root, entry, c.dir == "", func(tmp string) error {
 			return writeBesideEntry(tmp, copies, saved)
 		})

@@ -109,3 +109,25 @@ func TestBesideCacheMemory(t *testing.T) {
 		t.Errorf("the entry read past the budget parsed %d groups, want none", n)
 	}
 }
+
+// TestBesideCacheWait: the beside entry is written in the background, and
+// LoadRankedCaching's wait returns once it is.
+func TestBesideCacheWait(t *testing.T) {
+	ds, side, _ := besideFixture(t)
+	inputs := []string{ds, filepath.Join(side, "nccl"), filepath.Join(side, "nvml")}
+	cache := t.TempDir()
+	release := ingest.HoldBesideWrites()
+	_, wait, ok, err := ingest.LoadRankedCaching(inputs, source.Options{}, cache, 0, analysis.StepAnnotation(nil))
+	if err != nil || !ok {
+		release()
+		t.Fatalf("LoadRankedCaching: ok %v, %v", ok, err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(cache, "*", "beside.json")); len(m) != 0 {
+		t.Errorf("the entry %q was written while its write was held", m)
+	}
+	release()
+	wait()
+	if m, _ := filepath.Glob(filepath.Join(cache, "*", "beside.json")); len(m) != 1 {
+		t.Errorf("beside entries %q once wait returned, want one", m)
+	}
+}
