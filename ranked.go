@@ -12,10 +12,12 @@ import (
 
 // openRanked reads the inputs rank by rank (Options.ByRank,
 // docs/memory.md) when they are one dataset directory or sharded dataset
-// (either also with NCCL logs and NVML samples beside it, whose parse is
-// cached unless NoCache: ingest.LoadRankedCaching), or trace
-// files whose dataset cache entry is warm, or trace files of one timeline
-// format (with NCCL logs and NVML samples beside them or not) whose entry
+// (with files that hold no events beside it or not: NCCL logs, NVML
+// samples, untimed Flight Recorder dumps, NCCL profiler traces and
+// non-verbose Inspector records, whose parse is cached unless NoCache:
+// ingest.LoadRankedCaching), or trace files whose dataset cache entry is
+// warm, or trace files of one timeline format (with such files beside
+// them or not) whose entry
 // it then writes as a sharded dataset (ingest.LoadRankedCold; with NoCache
 // into a temporary directory, openTemp): the Trace's model holds only the
 // cross-rank rows until an analysis needs every event (readAll). ok is

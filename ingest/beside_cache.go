@@ -1,14 +1,15 @@
 package ingest
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
@@ -16,11 +17,11 @@ import (
 	"github.com/tpptrace/tpptrace/model"
 )
 
-// A beside entry is the cache of the parse of the NCCL logs and NVML
-// samples given beside a dataset (LoadRankedCaching): one dataset per
-// group of files (BesideDir), in the order Load reads them, and
-// besideFile, written with them and renamed into place with them
-// (storeEntry), so that an entry holding it is complete.
+// A beside entry is the cache of the parse of the files given beside a
+// dataset (besideFormats: LoadRankedCaching): one dataset per group of
+// files (BesideDir), in the order Load reads them, and besideFile, written
+// with them and renamed into place with them (storeEntry), so that an
+// entry holding it is complete.
 const besideFile = "beside.json"
 
 // besideVersion changes with what a beside entry holds.
@@ -33,14 +34,8 @@ const besideRootTag = "beside\x00"
 
 // besideMeta is the content of besideFile.
 type besideMeta struct {
-	Version string        `json:"version"` // besideVersion
-	Groups  []besideSaved `json:"groups"`
-}
-
-// besideSaved is one group of a beside entry: its format, and what its
-// parse warned of, in order, said again when the entry is read.
-type besideSaved struct {
-	Format   string   `json:"format"`
+	Version  string   `json:"version"` // besideVersion
+	Formats  []string `json:"formats"` // the groups' formats, in order
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -52,14 +47,14 @@ var besideParses atomic.Int64
 // begins; tests hold the write there.
 var besideWriteStart = func() {}
 
-// besideReader reads the groups of files beside a dataset (loadBeside):
-// parsed (parseBeside) or through their cache entry (besideCache.read); ok
-// is false when one cannot be read.
-type besideReader func(in inputs, paths []string, beside []besideGroup, opts source.Options) ([]*model.Trace, bool)
+// besideReader reads the groups of files beside a dataset (loadBeside) as
+// readBesideGroups does, their warnings kept, to be said: parsed
+// (parseBeside) or through their cache entry (besideCache.read).
+type besideReader func(in inputs, paths []string, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error)
 
 // parseBeside is the besideReader that parses the files every time.
-func parseBeside(_ inputs, _ []string, beside []besideGroup, opts source.Options) ([]*model.Trace, bool) {
-	return readBesideGroups(beside, opts)
+func parseBeside(_ inputs, _ []string, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error) {
+	return readBesideGroups(context.Background(), beside, opts)
 }
 
 // besideCache keeps the parse of the files beside a dataset in a beside
@@ -83,19 +78,19 @@ func (c *besideCache) wait() {
 // read reads the entry of the files when there is one, else parses them
 // and writes it. Without a writable cache, or when writing fails, the
 // parse is all; an entry that cannot be read is removed and written again.
-func (c *besideCache) read(in inputs, paths []string, beside []besideGroup, opts source.Options) ([]*model.Trace, bool) {
+func (c *besideCache) read(in inputs, paths []string, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error) {
 	if len(beside) == 0 {
-		return readBesideGroups(beside, opts) // none: only files no format claims
+		return parseBeside(in, paths, beside, opts) // none: only files no format claims
 	}
 	root := cacheRootOf(paths[0], c.dir, besideRootTag)
 	key, err := besideKey(in.files, opts)
 	if root == "" || err != nil {
-		return readBesideGroups(beside, opts)
+		return parseBeside(in, paths, beside, opts)
 	}
 	entry := filepath.Join(root, key)
-	extra, done, err := readBesideEntry(entry, beside, opts)
-	if err == nil {
-		return extra, done
+	extra, warns, err := readBesideEntry(entry, beside, opts)
+	if err == nil || errors.Is(err, source.ErrMemoryBudget) {
+		return extra, warns, err
 	}
 	os.RemoveAll(entry) // none, or damaged: parsed and written again
 	return c.parse(root, entry, beside, opts)
@@ -105,11 +100,15 @@ func (c *besideCache) read(in inputs, paths []string, beside []besideGroup, opts
 // them as the entry, from copies of the traces (the merge that follows
 // takes the parts' event columns: they have none, but their fields are
 // reset); a failed write leaves no entry and is not said.
-func (c *besideCache) parse(root, entry string, beside []besideGroup, opts source.Options) ([]*model.Trace, bool) {
-	extra, saved, ok := parseRecorded(beside, opts)
-	if !ok {
-		return nil, false
+func (c *besideCache) parse(root, entry string, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error) {
+	if opts.Warn == nil {
+		opts.Warn = func(string) {} // kept all the same, for a run that hears them
 	}
+	extra, warns, err := readBesideGroups(context.Background(), beside, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	meta := besideMeta{Version: besideVersion, Formats: formatsOf(beside), Warnings: warns}
 	copies := make([]*model.Trace, len(extra))
 	for i, t := range extra {
 		c := *t
@@ -120,10 +119,10 @@ func (c *besideCache) parse(root, entry string, beside []besideGroup, opts sourc
 		defer close(c.written)
 		besideWriteStart()
 		_ = storeEntry(root, entry, c.dir == "", func(tmp string) error {
-			return writeBesideEntry(tmp, copies, saved)
+			return writeBesideEntry(tmp, copies, meta)
 		})
 	}()
-	return extra, true
+	return extra, warns, nil
 }
 
 // besideKey names the beside entry of files: cacheKey (their paths,
@@ -142,50 +141,19 @@ func besideKey(files []string, opts source.Options) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:20], nil
 }
 
-// parseRecorded is readBesideGroups that also records each group's
-// warnings, as they are passed on.
-func parseRecorded(beside []besideGroup, opts source.Options) ([]*model.Trace, []besideSaved, bool) {
-	saved := make([]besideSaved, len(beside))
-	extra := make([]*model.Trace, 0, len(beside))
-	for i, g := range beside {
-		saved[i].Format = g.format.Name
-		t, ok := readBesideGroups([]besideGroup{g}, recording(opts, &saved[i].Warnings))
-		if !ok {
-			return nil, nil, false
-		}
-		extra = append(extra, t...)
-	}
-	return extra, saved, true
-}
-
-// recording is opts whose warnings are also appended to said.
-func recording(opts source.Options, said *[]string) source.Options {
-	var mu sync.Mutex
-	warn := opts.Warn
-	opts.Warn = func(msg string) {
-		mu.Lock()
-		*said = append(*said, msg)
-		mu.Unlock()
-		if warn != nil {
-			warn(msg)
-		}
-	}
-	return opts
-}
-
 // besideManifest is the manifest of a beside entry's datasets, only ever
 // read whole: no events file for each rank the NCCL logs name (512 empty
 // files for 512 ranks, most of the entry's write).
 var besideManifest = dataset.Manifest{Tool: cacheManifest.Tool, Fast: true, OnlyTimed: true}
 
 // writeBesideEntry writes the groups' traces and besideFile under tmp.
-func writeBesideEntry(tmp string, extra []*model.Trace, saved []besideSaved) error {
+func writeBesideEntry(tmp string, extra []*model.Trace, meta besideMeta) error {
 	for i, t := range extra {
 		if err := dataset.Write(BesideDir(tmp, i), t, besideManifest); err != nil {
-			return fmt.Errorf("%s beside the dataset: %w", saved[i].Format, err)
+			return fmt.Errorf("%s beside the dataset: %w", meta.Formats[i], err)
 		}
 	}
-	b, err := json.Marshal(besideMeta{Version: besideVersion, Groups: saved})
+	b, err := json.Marshal(meta)
 	if err != nil {
 		return err
 	}
@@ -193,33 +161,28 @@ func writeBesideEntry(tmp string, extra []*model.Trace, saved []besideSaved) err
 }
 
 // readBesideEntry reads the groups' traces from entry, each followed by
-// the memory check its parse made (besideGroup.read), then says the
-// warnings their parse gave; done is false, with nothing said, when the
-// memory budget is spent (as the parse fails then: the whole read says
-// them). err wraps fs.ErrNotExist when there is no entry, and says what is
-// wrong with one that does not hold these groups or cannot be read;
-// either way the groups are parsed again.
-func readBesideEntry(entry string, beside []besideGroup, opts source.Options) (extra []*model.Trace, done bool, err error) {
+// the memory check its parse made (besideGroup.read), and the warnings
+// their parse gave, to be said (readBesideGroups). Past the memory budget
+// the error wraps source.ErrMemoryBudget, as the parse's does. Any other
+// error (fs.ErrNotExist when there is no entry; an entry that does not
+// hold these groups or cannot be read) has the groups parsed again.
+func readBesideEntry(entry string, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error) {
 	meta, err := readBesideMeta(entry, beside)
 	if err != nil {
-		return nil, false, err
+		return nil, nil, err
 	}
-	for i, g := range meta.Groups {
+	extra := make([]*model.Trace, 0, len(meta.Formats))
+	for i, f := range meta.Formats {
 		t, _, err := dataset.Read(BesideDir(entry, i))
-		if err != nil {
-			return nil, false, fmt.Errorf("%s beside the dataset: %w", g.Format, err)
+		if err == nil {
+			err = source.CheckMemory(opts.MaxMemory)
 		}
-		if source.CheckMemory(opts.MaxMemory) != nil {
-			return nil, false, nil
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s beside the dataset: %w", f, err)
 		}
 		extra = append(extra, t)
 	}
-	for _, g := range meta.Groups {
-		for _, w := range g.Warnings {
-			warn(opts, w)
-		}
-	}
-	return extra, true, nil
+	return extra, meta.Warnings, nil
 }
 
 // readBesideMeta reads the entry's besideFile and checks that it lists
@@ -233,16 +196,17 @@ func readBesideMeta(entry string, beside []besideGroup) (besideMeta, error) {
 	if err := json.Unmarshal(b, &meta); err != nil {
 		return meta, fmt.Errorf("%s: %w", besideFile, err)
 	}
-	formats := make([]string, len(beside))
-	for i, g := range beside {
-		formats[i] = g.format.Name
-	}
-	saved := make([]string, len(meta.Groups))
-	for i, g := range meta.Groups {
-		saved[i] = g.Format
-	}
-	if meta.Version != besideVersion || !slices.Equal(saved, formats) {
-		return meta, fmt.Errorf("%s: version %q, groups %q, want %q, %q", besideFile, meta.Version, saved, besideVersion, formats)
+	if want := formatsOf(beside); meta.Version != besideVersion || !slices.Equal(meta.Formats, want) {
+		return meta, fmt.Errorf("%s: version %q, formats %q, want %q, %q", besideFile, meta.Version, meta.Formats, besideVersion, want)
 	}
 	return meta, nil
+}
+
+// formatsOf lists the groups' formats, in order.
+func formatsOf(beside []besideGroup) []string {
+	out := make([]string, len(beside))
+	for i, g := range beside {
+		out[i] = g.format.Name
+	}
+	return out
 }

@@ -11,8 +11,11 @@ import (
 	"slices"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
+	"github.com/tpptrace/tpptrace/ingest/flightrec"
 	"github.com/tpptrace/tpptrace/ingest/kineto"
+	"github.com/tpptrace/tpptrace/ingest/nccl/inspector"
 	"github.com/tpptrace/tpptrace/ingest/nccl/ncclog"
+	"github.com/tpptrace/tpptrace/ingest/nccl/profiler"
 	"github.com/tpptrace/tpptrace/ingest/nvml"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
@@ -42,11 +45,13 @@ var cacheManifest = dataset.Manifest{Tool: "tpptrace (cache)", Fast: true}
 // LoadRankedCold is LoadRankedCached of an entry not written yet: when
 // paths are trace files of one timeline format IngestShard reads (Kineto
 // traces, or nsys exports), of at least minEvents events as their sizes
-// estimate them, with nothing else beside them but NCCL logs and NVML
-// samples (besideFormats), it writes their cache entry as a sharded
-// dataset of about ShardEvents events a shard, read one shard after
-// another, and the logs and samples, read whole, as one dataset each
-// beside the shards (BesideDir), and reads that rank by rank
+// estimate them, with nothing else beside them but files that hold no
+// events (besideFormats: NCCL logs, NVML samples, and Flight Recorder
+// dumps, NCCL profiler traces and NCCL Inspector records without
+// timings), it writes their cache entry as a sharded dataset of about
+// ShardEvents events a shard, read one shard after another, and the files
+// beside, read whole first, as one dataset per format beside the shards
+// (BesideDir), and reads that rank by rank
 // (ShardedRanked, whose Model merges them as Load does). Warnings and
 // progress are those of Load. ok is false, with nothing read, for other
 // inputs, and also when building the entry failed for another reason than
@@ -83,9 +88,14 @@ func LoadRankedTemp(ctx context.Context, paths []string, opts source.Options, ca
 	return rk, remove, true, nil
 }
 
-// load builds the entry and reads it rank by rank (LoadRankedCold).
+// load reads the files beside the timeline, then builds the entry and
+// reads it rank by rank (LoadRankedCold). Files beside that hold events
+// (or cannot be read) leave the inputs to the whole read before anything
+// is written or warned of.
 func (p *coldPlan) load(ctx context.Context, paths []string, opts source.Options, annotation func(name string) bool) (Ranked, bool, error) {
-	warnSkips(opts, paths, p.sniffed, p.in.skipped)
+	if ok, err := p.readBeside(ctx, paths, opts); !ok || err != nil {
+		return nil, ok, err
+	}
 	if err := p.build(ctx, opts); err != nil {
 		if ctx.Err() != nil || errors.Is(err, source.ErrMemoryBudget) {
 			return nil, true, errors.Join(ctx.Err(), err)
@@ -100,6 +110,22 @@ func (p *coldPlan) load(ctx context.Context, paths []string, opts source.Options
 	return sr, true, nil
 }
 
+// readBeside reads the files beside the timeline whole, their warnings
+// kept for later (readBesideGroups), then warns of the inputs skipped, as
+// Load does; ok is false, with nothing said, when those files hold events
+// or cannot be read. A cancelled read or the memory budget is an error.
+func (p *coldPlan) readBeside(ctx context.Context, paths []string, opts source.Options) (ok bool, err error) {
+	p.extra, p.warns, err = readBesideGroups(ctx, p.beside, opts)
+	if err != nil && ctx.Err() == nil && !errors.Is(err, source.ErrMemoryBudget) {
+		return false, nil
+	}
+	warnSkips(opts, paths, p.sniffed, p.in.skipped)
+	if err != nil {
+		return true, errors.Join(ctx.Err(), err)
+	}
+	return true, nil
+}
+
 // coldPlan is how LoadRankedCold builds one cache entry.
 type coldPlan struct {
 	in          inputs
@@ -107,7 +133,9 @@ type coldPlan struct {
 	format      string       // kineto.Format.Name or nsysFormat
 	files       []string     // the format's files
 	beside      []besideGroup
-	key         string // the entry's name (cacheKey)
+	extra       []*model.Trace // beside's traces, read whole (readBesideGroups)
+	warns       []string       // their readers' warnings, said after the shards'
+	key         string         // the entry's name (cacheKey)
 	root, entry string
 	prune       bool // the root is our own: older entries are removed
 	n           int  // shards
@@ -157,11 +185,16 @@ func planInputs(paths []string, opts source.Options, minEvents int64) (p *coldPl
 	return p, true
 }
 
-// besideFormats are the formats a cold read rank by rank reads whole
-// beside the timeline's shards: they hold no events (ranks, communicators,
-// GPU samples), so that merging them into the cross-rank rows (the
-// ShardedRanked's Model) is merging them into every event (Load).
-var besideFormats = map[string]bool{ncclog.Format.Name: true, nvml.Formats[0].Name: true}
+// besideFormats are the formats a read rank by rank reads whole beside
+// the timeline's shards: they hold no events (ranks, communicators, GPU
+// samples; no collective rows, streams or names either), so that merging
+// them into the cross-rank rows (the ShardedRanked's Model) is merging
+// them into every event (Load). Flight Recorder dumps with timed entries
+// and verbose Inspector records do give events (a Fallback part): a group
+// whose read holds any is left to the whole read (besideGroup.read,
+// docs/performance.md round 36).
+var besideFormats = map[string]bool{ncclog.Format.Name: true, nvml.Formats[0].Name: true,
+	flightrec.Format.Name: true, profiler.Format.Name: true, inspector.Format.Name: true}
 
 // besideGroup is one beside format and its files.
 type besideGroup struct {
@@ -235,20 +268,16 @@ func (p *coldPlan) build(ctx context.Context, opts source.Options) error {
 		if err := p.writeShards(ctx, tmp, opts); err != nil {
 			return err
 		}
-		return p.writeBeside(ctx, tmp, opts)
+		sayWarnings(opts.Warn, p.warns) // after the timeline's, as Load says them
+		return p.writeBeside(tmp)
 	})
 }
 
-// writeBeside reads each beside format's files whole, after the timeline
-// as Load reads them, and writes them as dataset BesideDir(tmp, i). A
-// reader's failure fails the build: the whole read says it.
-func (p *coldPlan) writeBeside(ctx context.Context, tmp string, opts source.Options) error {
+// writeBeside writes each beside format's trace, read whole (load), as
+// dataset BesideDir(tmp, i).
+func (p *coldPlan) writeBeside(tmp string) error {
 	for i, g := range p.beside {
-		t, err := g.read(ctx, opts)
-		if err == nil {
-			err = dataset.Write(BesideDir(tmp, i), absolute(t), cacheManifest)
-		}
-		if err != nil {
+		if err := dataset.Write(BesideDir(tmp, i), absolute(p.extra[i]), cacheManifest); err != nil {
 			return fmt.Errorf("%s beside the shards: %w", g.format.Name, err)
 		}
 	}
@@ -256,8 +285,10 @@ func (p *coldPlan) writeBeside(ctx context.Context, tmp string, opts source.Opti
 }
 
 // read reads the group's files whole, as Load reads them, within the
-// memory budget; they must hold no timeline events (those belong in the
-// shards).
+// memory budget; they must hold no events: a Fallback part's events (timed
+// Flight Recorder entries, verbose Inspector records) are the events of
+// the ranks without a timeline, and Merge drops those of the others by
+// which ranks hold events, which the cross-rank rows do not say.
 func (g besideGroup) read(ctx context.Context, opts source.Options) (*model.Trace, error) {
 	t, err := g.format.Read(ctx, g.files, opts)
 	if err == nil {

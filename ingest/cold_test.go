@@ -31,7 +31,7 @@ func TestColdRankedEqualsWhole(t *testing.T) {
 		scenario, dialect string
 		nsys              *nsysw.Options // nil: Kineto traces
 		shardEvents       int64
-		beside            []string // "nccl-log", "nvml": written beside the traces
+		beside            []string // "nccl-log", "nvml", "nccl-inspector", ...: written beside the traces (writeBeside)
 	}{
 		{"big-64", "", nil, 30_000, nil},
 		{"big-64", "", nil, 30_000, []string{"nccl-log", "nvml"}},
@@ -40,6 +40,11 @@ func TestColdRankedEqualsWhole(t *testing.T) {
 		{"default", samples.DialectKernelOnly, nil, 2_000, nil},
 		{"default", "", nil, 2_000, []string{"nccl-log"}},
 		{"default", "", nil, 2_000, []string{"nvml"}},
+		{"default", "", nil, 2_000, []string{"nccl-inspector"}},
+		{"default", "", nil, 2_000, []string{"flight-recorder"}},
+		{"default", "", nil, 2_000, []string{"nccl-profiler"}},
+		{"big-64", "", nil, 30_000, []string{"flight-recorder", "nccl-profiler", "nccl-inspector", "nccl-log", "nvml"}},
+		{"default", "", &nsysw.Options{}, 1_000, []string{"flight-recorder", "nccl-inspector"}},
 		{"default", "", &nsysw.Options{}, 1_000, nil},
 		{"default", "", &nsysw.Options{}, 1_000, []string{"nccl-log", "nvml"}},
 		{"default", "", &nsysw.Options{Dialect: nsysw.DialectReal}, 1_000, nil}, // communicator hashes only
@@ -147,8 +152,8 @@ func TestColdRankedSmallJob(t *testing.T) {
 }
 
 // coldJob writes a generated job, as Kineto traces or nsys exports, into
-// a new folder, with its NCCL logs (in nccl/) and NVML samples (in nvml/)
-// when beside names "nccl-log" and "nvml".
+// a new folder, with the files of the formats beside names beside them
+// (writeBeside).
 func coldJob(t *testing.T, scenario, dialect string, nsys *nsysw.Options, beside ...string) string {
 	t.Helper()
 	cfg := sampletest.Config(t, scenario)
@@ -167,8 +172,10 @@ func coldJob(t *testing.T, scenario, dialect string, nsys *nsysw.Options, beside
 	return dir
 }
 
-// writeBeside writes the job's NCCL logs and NVML samples into dir/nccl
-// and dir/nvml, as beside names them.
+// writeBeside writes the job's files of each format beside names into
+// dir: NCCL logs in dir/nccl, NVML samples in dir/nvml, NCCL Inspector
+// records (plain or verbose) in dir/<name>, and those writeNCCLBeside
+// writes.
 func writeBeside(t *testing.T, dir string, job *samples.Job, beside []string) {
 	t.Helper()
 	for _, b := range beside {
@@ -180,8 +187,12 @@ func writeBeside(t *testing.T, dir string, job *samples.Job, beside []string) {
 			if err = os.MkdirAll(filepath.Join(dir, "nvml"), 0o755); err == nil {
 				_, err = nvmlw.Write(filepath.Join(dir, "nvml"), job)
 			}
+		case "nccl-inspector", "nccl-inspector-verbose":
+			_, err = ncclw.WriteInspectorDir(filepath.Join(dir, b), job, ncclw.InspectorOptions{CommNames: true, Verbose: b == "nccl-inspector-verbose"})
 		default:
-			err = fmt.Errorf("unknown beside format %q", b)
+			if !writeNCCLBeside(t, dir, job, b) {
+				err = fmt.Errorf("unknown beside format %q", b)
+			}
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -22,11 +22,13 @@ type Ranked interface {
 
 // LoadRanked reads paths rank by rank (dataset.ReadRanked, docs/memory.md)
 // when they are one dataset directory or one sharded dataset
-// (ShardedRanked), with nothing else or with NCCL logs and NVML samples
-// beside it (besideFormats, read whole and merged as Load merges them),
-// holding at least minEvents events; ok is false for any other inputs
-// (Load reads those), and when a beside file could not be read (after its
-// warnings: the caller's whole read then says what is wrong).
+// (ShardedRanked), with nothing else or with files that hold no events
+// beside it (besideFormats: NCCL logs, NVML samples, untimed Flight
+// Recorder dumps, NCCL profiler traces, non-verbose Inspector records;
+// read whole and merged as Load merges them), holding at least minEvents
+// events; ok is false for any other inputs (Load reads those), and when a
+// beside file could not be read or holds events (before any warning: the
+// caller's whole read then says what is wrong).
 // The cross-rank trace is validated as Load validates the whole one; each
 // rank's events are checked when they are read. annotation picks the CPU
 // range annotations kept of every rank (dataset.ReadRanked); opts.Warn

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/source"
@@ -10,11 +11,12 @@ import (
 )
 
 // loadBeside is LoadRanked of one dataset or sharded dataset with files
-// beside it: NCCL logs and NVML samples, read whole (by read: parsed, or
-// from their cache entry) and merged after the dataset (after the shards'
-// join), then the skip records, in Load's order and with Load's warnings. ok is false, with nothing read, for a file of
-// another format beside it, and when a file beside it cannot be read (Load
-// says what is wrong).
+// beside it: files of besideFormats, read whole (by read: parsed, or from
+// their cache entry) and merged after the dataset (after the shards'
+// join), then the skip records, in Load's order and with Load's warnings.
+// ok is false, with nothing read or said, for a file of another format
+// beside it, and when a file beside it cannot be read or holds events
+// (Load says what is wrong).
 func loadBeside(in inputs, paths []string, opts source.Options, read besideReader, minEvents int64, annotation func(name string) bool) (Ranked, bool, error) {
 	sharded := len(in.sharded) == 1
 	dir := append(in.datasets, in.sharded...)[0]
@@ -36,12 +38,13 @@ func loadBeside(in inputs, paths []string, opts source.Options, read besideReade
 	if !ok {
 		return nil, false, nil
 	}
+	extra, warns, err := read(in, paths, beside, opts)
+	if err != nil {
+		return nil, false, nil // nothing said: the whole read says it
+	}
 	skips := append(trailing, skipped.Skipped...)
 	warnSkips(opts, paths, skips, in.skipped)
-	extra, ok := read(in, paths, beside, opts)
-	if !ok {
-		return nil, false, nil
-	}
+	sayWarnings(opts.Warn, warns)
 	sr, err := readBesideRanked(dir, sharded, annotation, extra, append(skips, in.skipped...))
 	if err != nil {
 		return nil, true, err
@@ -52,19 +55,49 @@ func loadBeside(in inputs, paths []string, opts source.Options, read besideReade
 	return sr, true, nil
 }
 
-// readBesideGroups reads each group of files beside a dataset whole; ok is
-// false when one cannot be read.
-func readBesideGroups(beside []besideGroup, opts source.Options) ([]*model.Trace, bool) {
+// readBesideGroups reads each group of files beside a dataset or the
+// timeline's shards whole (besideGroup.read), in Load's order, keeping
+// their readers' warnings, in order, to be said once the read is known
+// to go on rank by rank (sayWarnings); err is the first group's that
+// could not be read or holds events.
+func readBesideGroups(ctx context.Context, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error) {
+	var kept warnings
+	if opts.Warn != nil {
+		opts.Warn = kept.add
+	}
 	extra := make([]*model.Trace, 0, len(beside))
 	for _, g := range beside {
 		besideParses.Add(1)
-		t, err := g.read(context.Background(), opts)
+		t, err := g.read(ctx, opts)
 		if err != nil {
-			return nil, false
+			return nil, nil, fmt.Errorf("%s: %w", g.format.Name, err)
 		}
 		extra = append(extra, t)
 	}
-	return extra, true
+	return extra, kept.msgs, nil
+}
+
+// warnings keeps the warnings of a read, from any goroutine.
+type warnings struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+// add keeps msg (an opts.Warn).
+func (w *warnings) add(msg string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.msgs = append(w.msgs, msg)
+}
+
+// sayWarnings passes msgs to warn, in order (none when warn is nil).
+func sayWarnings(warn func(string), msgs []string) {
+	if warn == nil {
+		return
+	}
+	for _, m := range msgs {
+		warn(m)
+	}
 }
 
 // readBesideRanked reads the dataset (or sharded dataset) in dir rank by

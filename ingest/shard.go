@@ -59,8 +59,8 @@ func ShardDir(root string, k int) string {
 }
 
 // BesideDir is the i-th dataset beside the shards under root (a cache
-// entry of LoadRankedCold): root/beside=IIIII, the NCCL logs or NVML
-// samples of the job, read whole, merged after the shards' join.
+// entry of LoadRankedCold): root/beside=IIIII, the files of one of
+// besideFormats of the job, read whole, merged after the shards' join.
 func BesideDir(root string, i int) string {
 	return filepath.Join(root, fmt.Sprintf("beside=%05d", i))
 }

@@ -207,6 +207,9 @@ func TestDatasetBesideRanked(t *testing.T) {
 	for _, inputs := range [][]string{
 		{ds, filepath.Join(side, "nccl"), filepath.Join(side, "nvml")},
 		{ds, filepath.Join(side, "nvml"), junk},
+		{ds, filepath.Join(side, "nvml"), filepath.Join(side, "flight-recorder")},
+		{ds, filepath.Join(side, "nvml"), filepath.Join(side, "nccl-profiler")},
+		{ds, filepath.Join(side, "nvml"), filepath.Join(side, "nccl-inspector")},
 	} {
 		besideRankedSame(t, inputs)
 	}
@@ -217,8 +220,10 @@ func TestDatasetBesideRanked(t *testing.T) {
 }
 
 // besideFixture writes the default job as one dataset (ds), its NCCL logs
-// (one of an odd version: oddVersion) and NVML samples in side/nccl and
-// side/nvml, and its Kineto traces in dir.
+// (one of an odd version: oddVersion), NVML samples, Flight Recorder dumps,
+// NCCL profiler traces and Inspector records in side/nccl, side/nvml,
+// side/flight-recorder, side/nccl-profiler and side/nccl-inspector, and
+// its Kineto traces in dir.
 func besideFixture(t *testing.T) (ds, side, dir string) {
 	t.Helper()
 	job := sampletest.Job(t, "default")
@@ -232,7 +237,7 @@ func besideFixture(t *testing.T) (ds, side, dir string) {
 		t.Fatal(err)
 	}
 	side = t.TempDir()
-	writeBeside(t, side, job, []string{"nccl-log", "nvml"})
+	writeBeside(t, side, job, []string{"nccl-log", "nvml", "flight-recorder", "nccl-profiler", "nccl-inspector"})
 	oddVersion(t, filepath.Join(side, "nccl"))
 	return ds, side, dir
 }
@@ -359,10 +364,16 @@ func TestShardedBesideRanked(t *testing.T) {
 		}
 	}
 	side := t.TempDir()
-	writeBeside(t, side, job, []string{"nccl-log", "nvml"})
+	nccl := []string{"nccl-log", "flight-recorder", "nccl-profiler", "nccl-inspector"}
+	writeBeside(t, side, job, append(nccl, "nvml"))
 	oddVersion(t, filepath.Join(side, "nccl"))
 	inputs := []string{root, filepath.Join(side, "nccl"), filepath.Join(side, "nvml")}
 	besideRankedSame(t, inputs)
+	all := []string{root, filepath.Join(side, "nvml")}
+	for _, f := range nccl[1:] {
+		all = append(all, filepath.Join(side, f))
+	}
+	besideRankedSame(t, all)
 	other := append(inputs, filepath.Join(dir, "rank-0.pt.trace.json.gz")) // a Kineto trace beside: two timelines
 	if _, ok, _ := ingest.LoadRanked(other, source.Options{}, 0, nil); ok {
 		t.Error("a sharded dataset with a trace file beside it was read rank by rank")

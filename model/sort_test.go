@@ -51,7 +51,10 @@ func checkSort(t *testing.T, b []byte) {
 var sortSeeds = [][]byte{nil, {1, 2, 3, 4, 5, 6},
 	{0, 5, 1, 0, 0, 0, 0, 5, 2, 0, 0, 1, 0, 5, 2, 1, 0, 2, 0, 5, 2, 1, 0, 3, 0, 4, 0, 0, 0, 4, 1, 1, 1, 1, 1, 5},
 	[]byte("sorted? not at all, with ties: aaaaaabbbbbbaaaaaa012345012345"),
-	{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 2, 1, 0, 0, 0, 0, 3}} // in order already
+	{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 2, 1, 0, 0, 0, 0, 3}, // in order already
+	{0, 5, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0}, // out of order by one ns: the order check on the columns must see it
+	{0, 5, 1, 0, 0, 0, 0, 5, 2, 0, 0, 0}, // a longer range after a shorter one at the same start
+	{1, 5, 1, 2, 0, 0, 1, 5, 1, 1, 0, 0}} // a lower kind after a higher one, all else equal
 
 func TestSortKeys(t *testing.T) {
 	for _, b := range sortSeeds {

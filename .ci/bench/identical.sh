@@ -6,7 +6,8 @@
 # A performance change must not change a figure. For the bundled sample and a
 # set of generated jobs (every scenario of 'samples list' that is quick, each
 # dialect of the default scenario, nsys, nsys-real, NCCL logs and NVML beside
-# Kineto, the 64-rank big-64 job, a 2-shard dataset of it and datasets read rank
+# Kineto, Flight Recorder dumps, NCCL profiler traces and Inspector records
+# beside Kineto, nsys and a dataset, the 64-rank big-64 job, a 2-shard dataset of it and datasets read rank
 # by rank, and --no-cache trace files read rank by rank) it runs
 # 'analyze --json --no-cache' with both binaries, from the cache too (a cold
 # run, then a warm one; for a dataset with logs beside it, the logs' parse
@@ -52,6 +53,51 @@ same() {
 	fi
 }
 
+# frdumps DIR N: untimed Flight Recorder JSON dumps of ranks 0..N-1, one a
+# rank (DIR/rank_R.json): the default process group and two collectives.
+frdumps() {
+	mkdir -p "$1"
+	all=$(seq -s ', ' 0 $(($2 - 1)))
+	for r in $(seq 0 $(($2 - 1))); do
+		{
+			printf '{"version": "2.9", "pg_config": {"0": {"name": "0", "desc": "default_pg", "ranks": "[%s]"}}, "entries": [' "$all"
+			for i in 1 2; do
+				[ "$i" -eq 1 ] || printf ', '
+				printf '{"record_id": %d, "pg_id": 0, "process_group": ["0", "default_pg"], "collective_seq_id": %d, "p2p_seq_id": 0, "op_id": %d, "profiling_name": "nccl:all_reduce", "time_created_ns": %d, "state": "completed", "input_sizes": [[1024]], "input_dtypes": ["Float"], "output_sizes": [[1024]], "output_dtypes": ["Float"], "retired": true, "timeout_ms": 600000, "frames": []}' \
+					"$i" "$i" "$i" $((1000000000000000000 + i * 1000))
+			done
+			printf ']}'
+		} >"$1/rank_$r.json"
+	done
+}
+
+# proftraces DIR N: NCCL example profiler traces of ranks 0..N-1 of a
+# generated job (its hosts of 8 GPUs, its pids), one a process, each with
+# a collective begun on the world communicator.
+proftraces() {
+	mkdir -p "$1"
+	for r in $(seq 0 $(($2 - 1))); do
+		host=$(printf 'node%03d' $((r / 8))) pid=$((2910000 + 131 * r))
+		printf '[\n{"name": "AllReduce", "cat": "COLL", "ph": "b", "id": 1, "pid": %d, "tid": 1, "ts": 1.5, "args": {"CommHash": 1234567, "Rank": %d, "Count": 8, "Datatype": "ncclFloat32"}},\n{}]\n' \
+			"$pid" "$r" >"$1/nccl_profile-$host-$pid.txt"
+	done
+}
+
+# again LABEL ARGS...: same, twice; the new binary's second run reads the
+# parse of the files beside a dataset from its cache entry (beside.json,
+# round 35), and must warn as its first run did.
+again() {
+	again_label=$1
+	same "$@"
+	grep -v '^read ' "$work/new.err" >"$work/first.err" || true
+	shift
+	same "$again_label again (the files beside from the cache)" "$@"
+	if ! grep -v '^read ' "$work/new.err" | cmp -s - "$work/first.err"; then
+		printf 'DIFFERS the warnings of the second run of %s\n' "$again_label"
+		fail=1
+	fi
+}
+
 # job NAME GEN-ARGS...: generate a job with the old binary.
 job() {
 	name=$1
@@ -72,7 +118,10 @@ for d in megatron pipelining kernel-only; do
 	same "default dialect $d breakdown" breakdown --json "$work/d-$d"
 	rm -rf "$work/d-$d"
 done
-job mixed --scenario default --formats kineto,nsys,nsys-real,nccl-log,nvml
+job mixed --scenario default --formats kineto,nsys,nsys-real,nccl-log,nvml,nccl-inspector
+n=$(ls "$work/mixed"/rank-*.pt.trace.json.gz | wc -l)
+frdumps "$work/mixed/fr" "$n"
+proftraces "$work/mixed/prof" "$n"
 same "default kineto+nccl-log+nvml" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/nccl" "$work/mixed/nvml"
 same "default nsys" analyze --json --no-cache "$work/mixed/nsys"
 same "default nsys-real" analyze --json --no-cache "$work/mixed/nsys-real"
@@ -106,17 +155,16 @@ same "big-64 --no-cache${ranked:+ (new: by rank)}" analyze --json --no-cache "$w
 "$old" ingest --shard 1/2 "$work/mixed"/*.gz -o "$work/mixed.ds" >/dev/null 2>&1
 same "default 2 shards+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.ds" "$work/mixed/nccl" "$work/mixed/nvml"
 "$old" ingest "$work/mixed"/*.gz -o "$work/mixed.one" >/dev/null 2>&1
-same "default dataset+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/nccl" "$work/mixed/nvml"
-# the same again: the new binary reads the logs' parse from its cache entry
-# (beside.json), with the first run's warnings
-grep -v '^read ' "$work/new.err" >"$work/first.err" || true
-same "default dataset+nccl-log+nvml again${ranked:+ (new: by rank, the logs from the cache)}" analyze --json "$work/mixed.one" "$work/mixed/nccl" "$work/mixed/nvml"
+again "default dataset+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/nccl" "$work/mixed/nvml"
+# Flight Recorder dumps, NCCL profiler traces and Inspector records beside
+# (no events: read rank by rank since round 36).
+same "default kineto+nccl-inspector${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/nccl-inspector"
+same "default kineto+flight-recorder${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/fr"
+same "default kineto+nccl-profiler${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/prof"
+same "default nsys+flight-recorder+nccl-profiler+nccl-inspector${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed/nsys" "$work/mixed/fr" "$work/mixed/prof" "$work/mixed/nccl-inspector"
+again "default dataset+flight-recorder+nccl-profiler+nccl-inspector${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/fr" "$work/mixed/prof" "$work/mixed/nccl-inspector"
 if [ -z "$(find "$XDG_CACHE_HOME" -name beside.json 2>/dev/null)" ]; then
-	printf 'note    no cache entry of the logs beside the dataset (a binary before round 35)\n'
-fi
-if ! grep -v '^read ' "$work/new.err" | cmp -s - "$work/first.err"; then
-	printf 'DIFFERS the warnings of the repeat run of the dataset with logs beside\n'
-	fail=1
+	printf 'note    no cache entry of the files beside a dataset (a binary before round 35)\n'
 fi
 newargs=
 if [ -n "$(find "$XDG_CACHE_HOME" -name '.nocache-*' 2>/dev/null)" ]; then

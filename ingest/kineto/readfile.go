@@ -65,6 +65,9 @@ func readFileWith(ctx context.Context, path string, opts source.Options, single 
 	sc := getScratch()
 	fr.evd.runs = sc.runs
 	size, err := parseFile(ctx, path, fr, prog, opts.MaxMemory, sc)
+	if err == nil {
+		sc.hint = hintOf(fr)
+	}
 	fr.evd.runs, fr.text = nil, nil // the scratch is the next file's now
 	fr.ev.reset()                   // (its ts and dur text is in the buffer)
 	putScratch(sc)
@@ -96,6 +99,7 @@ func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress,
 	sp := newSplitterBuf(r, sc.buf)
 	defer func() { sc.buf = sp.buf }()
 	fr.text, fr.textSize = sp, textSize(f, st.Size(), gz)
+	fr.presize(sc.hint)
 	if err := sp.run(&ctxHandler{ctx: ctx, fileReader: fr, maxMem: maxMem}); err != nil {
 		return 0, fileError(path, err)
 	}
@@ -110,7 +114,8 @@ func parseFile(ctx context.Context, path string, fr *fileReader, prog *progress,
 // scratch is what reading one file needs and the next file can reuse: the
 // splitter's buffer, the decoder's learnt member runs (a run means the
 // same in every file, so the next file starts taught; TestMemberRuns), the
-// file's read buffer, and for gzip the compressed bytes and the inflater
+// file's read buffer, the sizes its columns and tables grew to (sizeHint),
+// and for gzip the compressed bytes and the inflater
 // (fresh, they were 0.2–0.3 MB of new memory a file: page faults, in a
 // fresh process). Nothing read from a file points into them once its part
 // is built.
@@ -120,6 +125,7 @@ type scratch struct {
 	br   *bufio.Reader
 	gz   []byte       // a gzip file's bytes (gzipSource)
 	zr   *gzip.Reader // nil until the first gzip file
+	hint sizeHint     // the sizes the last file read grew to
 }
 
 // maxScratchBuf is the largest splitter buffer kept for the next file (one
