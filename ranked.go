@@ -14,8 +14,9 @@ import (
 // docs/memory.md) when they are one dataset directory or sharded dataset
 // (with files that hold no events beside it or not: NCCL logs, NVML
 // samples, untimed Flight Recorder dumps, NCCL profiler traces and
-// non-verbose Inspector records), or trace files whose dataset cache entry
-// is warm, or trace files of one timeline format (with such files beside
+// non-verbose Inspector records, whose parse is cached unless NoCache:
+// ingest.LoadRankedCaching), or trace files whose dataset cache entry is
+// warm, or trace files of one timeline format (with such files beside
 // them or not) whose entry
 // it then writes as a sharded dataset (ingest.LoadRankedCold; with NoCache
 // into a temporary directory, openTemp): the Trace's model holds only the
@@ -25,8 +26,9 @@ import (
 func openRanked(ctx context.Context, inputs []string, opts Options, src *source.Options) (*Trace, bool, error) {
 	step := analysis.StepAnnotation(opts.StepRegex)
 	var rk ingest.Ranked
+	wait := func() {}
 	ok, err := coldWarnings(src, func(s source.Options) (ok bool, err error) {
-		rk, ok, err = ingest.LoadRanked(inputs, s, opts.ByRankMinEvents, step)
+		rk, wait, ok, err = loadDataset(inputs, opts, s, step)
 		return ok, err
 	})
 	whole := *src
@@ -43,7 +45,21 @@ func openRanked(ctx context.Context, inputs []string, opts Options, src *source.
 	if !ok || err != nil {
 		return nil, ok, err
 	}
-	return rankedTrace(rk, opts, full), true, nil
+	t := rankedTrace(rk, opts, full)
+	t.wait = wait
+	return t, true, nil
+}
+
+// loadDataset reads a dataset rank by rank (ingest.LoadRanked), keeping
+// the parse of the files beside it unless NoCache
+// (ingest.LoadRankedCaching); wait returns once that cache entry is
+// written (Close).
+func loadDataset(inputs []string, opts Options, src source.Options, step func(string) bool) (rk ingest.Ranked, wait func(), ok bool, err error) {
+	if opts.NoCache {
+		rk, ok, err = ingest.LoadRanked(inputs, src, opts.ByRankMinEvents, step)
+		return rk, func() {}, ok, err
+	}
+	return ingest.LoadRankedCaching(inputs, src, opts.CacheDir, opts.ByRankMinEvents, step)
 }
 
 // openCached reads the warm cache entry of the inputs rank by rank, or

@@ -276,3 +276,45 @@ func filesUnder(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestByRankDatasetBesideCached: a dataset with NCCL logs and NVML
+// samples beside it, read rank by rank, has the logs' parse written to a
+// cache entry (beside.json) by Close at the latest, read again by the next
+// Open, with the Result of the whole read each time; with NoCache nothing
+// is written.
+func TestByRankDatasetBesideCached(t *testing.T) {
+	dir := jobWithBeside(t, "slow-rank")
+	ds := filepath.Join(t.TempDir(), "ds")
+	tr, err := ingest.Load(context.Background(), globOf(t, dir, "*.json*"), source.Options{}) // the Kineto traces only
+	if err == nil {
+		err = dataset.Write(ds, tr, dataset.Manifest{})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := []string{ds, filepath.Join(dir, "nccl"), filepath.Join(dir, "nvml")}
+	_, want := analyzed(t, inputs, Options{NoCache: true}, AnalyzeOptions{})
+	cache := t.TempDir()
+	for i, opts := range []Options{{ByRank: true, CacheDir: cache}, {ByRank: true, CacheDir: cache}, {ByRank: true, NoCache: true, CacheDir: t.TempDir()}} {
+		run := []string{"the first run", "the second run", "NoCache"}[i]
+		got, err := Open(context.Background(), inputs, opts)
+		if err != nil || got.ranked == nil {
+			t.Fatalf("%s: not read rank by rank (%v)", run, err)
+		}
+		if got.wait == nil && !opts.NoCache {
+			t.Errorf("%s: Close would not wait for the cache entry", run)
+		}
+		got.Close() // at once: it waits for the entry
+		entries, n := globOf(t, opts.CacheDir, "*", "beside.json"), 1
+		if opts.NoCache {
+			entries, n = globOf(t, opts.CacheDir, "*"), 0
+		}
+		if len(entries) != n {
+			t.Errorf("%s: %q in the cache after Close, want %d beside entries", run, entries, n)
+		}
+		res, err := got.Analyze(context.Background(), AnalyzeOptions{})
+		if err != nil || !bytes.Equal(jsonOf(t, res), jsonOf(t, want)) {
+			t.Errorf("%s: the Result read rank by rank differs from the whole read's (%v)", run, err)
+		}
+	}
+}

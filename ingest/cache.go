@@ -130,6 +130,13 @@ const CacheEnv = source.CacheEnv
 // beside the inputs: a read-only command leaves shared trace folders as
 // they were. "" when no such place is writable (no cache).
 func cacheRoot(first, given string) string {
+	return cacheRootOf(first, given, "")
+}
+
+// cacheRootOf is cacheRoot with tag before the path hashed, so that
+// entries of another kind (besideRootTag) have a root of their own,
+// whose pruning leaves the others be.
+func cacheRootOf(first, given, tag string) string {
 	if given != "" {
 		return given
 	}
@@ -138,7 +145,7 @@ func cacheRoot(first, given string) string {
 		return ""
 	}
 	abs, _ := filepath.Abs(first)
-	sum := sha256.Sum256([]byte(abs))
+	sum := sha256.Sum256([]byte(tag + abs))
 	if dir := filepath.Join(base, hex.EncodeToString(sum[:8])); source.Writable(dir) {
 		return dir
 	}

@@ -33,13 +33,41 @@ type Ranked interface {
 // rank's events are checked when they are read. annotation picks the CPU
 // range annotations kept of every rank (dataset.ReadRanked); opts.Warn
 // hears what Load would warn of.
+// The files beside it are parsed every time, and nothing is written
+// (LoadRankedCaching keeps their parse).
 func LoadRanked(paths []string, opts source.Options, minEvents int64, annotation func(name string) bool) (rk Ranked, ok bool, err error) {
+	return loadRanked(paths, opts, parseBeside, minEvents, annotation)
+}
+
+// LoadRankedCaching is LoadRanked that keeps the parse of the NCCL logs
+// and NVML samples beside the dataset in a cache entry (besideCache):
+// in cacheDir, or when that is "" under $TPPTRACE_CACHE or the user cache
+// directory, never beside the inputs; keyed by the files' paths, sizes and
+// mtimes, the names this run gives them and the options that change the
+// parse, and read instead of them while those are unchanged, with the
+// warnings their parse gave. Without a writable cache, the files are
+// parsed, as by LoadRanked. A new entry is written in the background, as
+// the trace is analysed: wait (never nil) returns once it is written; when
+// ok is false or err is not nil, it has been already.
+func LoadRankedCaching(paths []string, opts source.Options, cacheDir string, minEvents int64, annotation func(name string) bool) (rk Ranked, wait func(), ok bool, err error) {
+	c := &besideCache{dir: cacheDir}
+	rk, ok, err = loadRanked(paths, opts, c.read, minEvents, annotation)
+	if !ok || err != nil {
+		c.wait()
+		return nil, func() {}, ok, err
+	}
+	return rk, c.wait, true, nil
+}
+
+// loadRanked is LoadRanked with the files beside a dataset read by
+// readBeside.
+func loadRanked(paths []string, opts source.Options, readBeside besideReader, minEvents int64, annotation func(name string) bool) (rk Ranked, ok bool, err error) {
 	in, err := expand(paths)
 	if err != nil || len(in.datasets)+len(in.sharded) != 1 {
 		return nil, false, nil
 	}
 	if len(in.files)+len(in.skipped) > 0 {
-		return loadBeside(in, paths, opts, minEvents, annotation)
+		return loadBeside(in, paths, opts, readBeside, minEvents, annotation)
 	}
 	read := readRanked
 	dir := append(in.datasets, in.sharded...)[0]

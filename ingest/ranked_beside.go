@@ -11,12 +11,13 @@ import (
 )
 
 // loadBeside is LoadRanked of one dataset or sharded dataset with files
-// beside it: files of besideFormats, read whole and merged after the
-// dataset (after the shards' join), then the skip records, in Load's order
-// and with Load's warnings. ok is false, with nothing read or said, for a
-// file of another format beside it, and when a file beside it cannot be
-// read or holds events (Load says what is wrong).
-func loadBeside(in inputs, paths []string, opts source.Options, minEvents int64, annotation func(name string) bool) (Ranked, bool, error) {
+// beside it: files of besideFormats, read whole (by read: parsed, or from
+// their cache entry) and merged after the dataset (after the shards'
+// join), then the skip records, in Load's order and with Load's warnings.
+// ok is false, with nothing read or said, for a file of another format
+// beside it, and when a file beside it cannot be read or holds events
+// (Load says what is wrong).
+func loadBeside(in inputs, paths []string, opts source.Options, read besideReader, minEvents int64, annotation func(name string) bool) (Ranked, bool, error) {
 	sharded := len(in.sharded) == 1
 	dir := append(in.datasets, in.sharded...)[0]
 	if !holdsAll(dir, sharded, minEvents) {
@@ -37,7 +38,7 @@ func loadBeside(in inputs, paths []string, opts source.Options, minEvents int64,
 	if !ok {
 		return nil, false, nil
 	}
-	extra, warns, err := readBesideGroups(context.Background(), beside, opts)
+	extra, warns, err := read(in, paths, beside, opts)
 	if err != nil {
 		return nil, false, nil // nothing said: the whole read says it
 	}
@@ -66,6 +67,7 @@ func readBesideGroups(ctx context.Context, beside []besideGroup, opts source.Opt
 	}
 	extra := make([]*model.Trace, 0, len(beside))
 	for _, g := range beside {
+		besideParses.Add(1)
 		t, err := g.read(ctx, opts)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", g.format.Name, err)

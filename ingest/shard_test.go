@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/tpptrace/tpptrace/ingest"
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 	"github.com/tpptrace/tpptrace/samples/nsysw"
 	"github.com/tpptrace/tpptrace/samples/sampletest"
 )
@@ -197,18 +199,7 @@ func TestShardedRankedWarnsSkips(t *testing.T) {
 // timelines), or a file that no format claims, it is left to the whole read
 // or read with that file skipped, as Load reads it.
 func TestDatasetBesideRanked(t *testing.T) {
-	job := sampletest.Job(t, "default")
-	dir := sampletest.KinetoDir(t, job)
-	tr, err := ingest.Load(context.Background(), []string{dir}, source.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds := filepath.Join(t.TempDir(), "ds")
-	if err := dataset.Write(ds, tr, dataset.Manifest{}); err != nil {
-		t.Fatal(err)
-	}
-	side := t.TempDir()
-	writeBeside(t, side, job, []string{"nccl-log", "nvml", "flight-recorder", "nccl-profiler", "nccl-inspector"})
+	ds, side, dir := besideFixture(t)
 	junk := filepath.Join(side, "notes.txt")
 	if err := os.WriteFile(junk, []byte("not a trace\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -228,27 +219,134 @@ func TestDatasetBesideRanked(t *testing.T) {
 	}
 }
 
-// besideRankedSame checks that inputs (a dataset or sharded dataset, then
-// files beside it) are read rank by rank (LoadRanked) with what is beside
-// them merged, and analyse to the Result of the whole read.
-func besideRankedSame(t *testing.T, inputs []string) {
+// besideFixture writes the default job as one dataset (ds), its NCCL logs
+// (one of an odd version: oddVersion), NVML samples, Flight Recorder dumps,
+// NCCL profiler traces and Inspector records in side/nccl, side/nvml,
+// side/flight-recorder, side/nccl-profiler and side/nccl-inspector, and
+// its Kineto traces in dir.
+func besideFixture(t *testing.T) (ds, side, dir string) {
 	t.Helper()
-	whole, err := ingest.Load(context.Background(), inputs, source.Options{})
+	job := sampletest.Job(t, "default")
+	dir = sampletest.KinetoDir(t, job)
+	tr, err := ingest.Load(context.Background(), []string{dir}, source.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := analysis.Analyze(context.Background(), whole, analysis.Options{})
-	want := marshalResult(t, res, err)
-	rk, ok, err := ingest.LoadRanked(inputs, source.Options{}, 0, analysis.StepAnnotation(nil))
+	ds = filepath.Join(t.TempDir(), "ds")
+	if err := dataset.Write(ds, tr, dataset.Manifest{}); err != nil {
+		t.Fatal(err)
+	}
+	side = t.TempDir()
+	writeBeside(t, side, job, []string{"nccl-log", "nvml", "flight-recorder", "nccl-profiler", "nccl-inspector"})
+	oddVersion(t, filepath.Join(side, "nccl"))
+	return ds, side, dir
+}
+
+// oddVersion gives the first NCCL log in dir a version outside those
+// known, so that its parse warns (and the cache entry of the parse is to
+// say it again).
+func oddVersion(t *testing.T, dir string) {
+	t.Helper()
+	logs, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil || len(logs) == 0 {
+		t.Fatalf("no NCCL log in %s (%v)", dir, err)
+	}
+	b, err := os.ReadFile(logs[0])
+	if err == nil {
+		b = regexp.MustCompile(`NCCL version 2\.\d+`).ReplaceAll(b, []byte("NCCL version 2.99"))
+		err = os.WriteFile(logs[0], b, 0o644)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// besideRankedSame checks that inputs (a dataset or sharded dataset, then
+// files beside it) are read rank by rank (LoadRanked) with what is beside
+// them merged, and analyse to the Result of the whole read, with its
+// warnings; and so read twice with the parse of the files beside cached
+// (LoadRankedCaching): the first run parses them and writes the entry, the
+// second reads the entry and parses nothing.
+func besideRankedSame(t *testing.T, inputs []string) {
+	t.Helper()
+	step := analysis.StepAnnotation(nil)
+	whole := wholeRun(t, inputs)
+	logs := slices.ContainsFunc(inputs, func(p string) bool { return filepath.Base(p) == "nccl" })
+	if logs && !strings.Contains(strings.Join(whole.warned, "\n"), "NCCL version 2.99") {
+		t.Fatalf("%q: the whole read warned %q, want the odd NCCL version said (oddVersion)", inputs, whole.warned)
+	}
+	besideRead(t, inputs, func(o source.Options) (ingest.Ranked, bool, error) {
+		return ingest.LoadRanked(inputs, o, 0, step)
+	}).same(t, whole, "read rank by rank")
+	cache := t.TempDir()
+	caching := func(o source.Options) (ingest.Ranked, bool, error) {
+		return cachingRead(inputs, o, cache)
+	}
+	before := ingest.BesideParses()
+	besideRead(t, inputs, caching).same(t, whole, "read rank by rank, caching the files beside")
+	if ingest.BesideParses() == before {
+		t.Errorf("%q: the first caching read parsed nothing", inputs)
+	}
+	if m, _ := filepath.Glob(filepath.Join(cache, "*", "beside.json")); len(m) != 1 {
+		t.Errorf("%q: beside entries %q in the cache, want one", inputs, m)
+	}
+	if m, _ := filepath.Glob(filepath.Join(cache, "*", "beside=*", "events", "*")); len(m) > 0 {
+		t.Errorf("%q: %d events files in the beside entry, want none (its files hold no event)", inputs, len(m))
+	}
+	before = ingest.BesideParses()
+	besideRead(t, inputs, caching).same(t, whole, "read rank by rank from the cache entry")
+	if n := ingest.BesideParses() - before; n != 0 {
+		t.Errorf("%q: the repeat read parsed %d groups of files again, want none (the cache entry)", inputs, n)
+	}
+}
+
+// besideRun is one read of besideRankedSame: its Result and warnings.
+type besideRun struct {
+	model  *model.Trace
+	result []byte
+	warned []string
+}
+
+// wholeRun is the whole read of inputs (Load), analysed.
+func wholeRun(t *testing.T, inputs []string) besideRun {
+	t.Helper()
+	var run besideRun
+	tr, err := ingest.Load(context.Background(), inputs, source.Options{Warn: func(msg string) { run.warned = append(run.warned, msg) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := analysis.Analyze(context.Background(), tr, analysis.Options{})
+	run.model, run.result = tr, marshalResult(t, res, err)
+	return run
+}
+
+// besideRead reads inputs rank by rank with load, warnings heard, and
+// analyses them.
+func besideRead(t *testing.T, inputs []string, load func(source.Options) (ingest.Ranked, bool, error)) besideRun {
+	t.Helper()
+	var run besideRun
+	rk, ok, err := load(source.Options{Warn: func(msg string) { run.warned = append(run.warned, msg) }})
 	if err != nil || !ok {
-		t.Fatalf("LoadRanked of %q: ok %v, %v", inputs, ok, err)
+		t.Fatalf("reading %q rank by rank: ok %v, %v", inputs, ok, err)
 	}
-	if m := rk.Model(); len(m.SampleGPUs) == 0 || len(m.Sources) != len(whole.Sources) || len(m.Skipped) != len(whole.Skipped) {
-		t.Errorf("%q beside were not merged (%d GPUs, %d of %d sources, %d of %d skips)", inputs[1:],
-			len(m.SampleGPUs), len(m.Sources), len(whole.Sources), len(m.Skipped), len(whole.Skipped))
+	run.model, run.result = rk.Model(), analyzeRanked(t, rk)
+	return run
+}
+
+// same checks that run has what is beside merged, the Result of the whole
+// read and its warnings.
+func (run besideRun) same(t *testing.T, whole besideRun, how string) {
+	t.Helper()
+	m, w := run.model, whole.model
+	if len(m.SampleGPUs) == 0 || len(m.Sources) != len(w.Sources) || len(m.Skipped) != len(w.Skipped) {
+		t.Errorf("%s: the files beside were not merged (%d GPUs, %d of %d sources, %d of %d skips)", how,
+			len(m.SampleGPUs), len(m.Sources), len(w.Sources), len(m.Skipped), len(w.Skipped))
 	}
-	if got := analyzeRanked(t, rk); !bytes.Equal(got, want) {
-		t.Errorf("%q read rank by rank differs from the whole read", inputs)
+	if !bytes.Equal(run.result, whole.result) {
+		t.Errorf("%s: the Result differs from the whole read's", how)
+	}
+	if !slices.Equal(run.warned, whole.warned) {
+		t.Errorf("%s: warnings %q, the whole read's %q", how, run.warned, whole.warned)
 	}
 }
 
@@ -268,6 +366,7 @@ func TestShardedBesideRanked(t *testing.T) {
 	side := t.TempDir()
 	nccl := []string{"nccl-log", "flight-recorder", "nccl-profiler", "nccl-inspector"}
 	writeBeside(t, side, job, append(nccl, "nvml"))
+	oddVersion(t, filepath.Join(side, "nccl"))
 	inputs := []string{root, filepath.Join(side, "nccl"), filepath.Join(side, "nvml")}
 	besideRankedSame(t, inputs)
 	all := []string{root, filepath.Join(side, "nvml")}

@@ -10,8 +10,10 @@
 # beside Kineto, nsys and a dataset, the 64-rank big-64 job, a 2-shard dataset of it and datasets read rank
 # by rank, and --no-cache trace files read rank by rank) it runs
 # 'analyze --json --no-cache' with both binaries, from the cache too (a cold
-# run, then a warm one), and 'breakdown --json', and compares the outputs byte
-# for byte (the Result's "tool" line aside, which names the binary's version).
+# run, then a warm one; for a dataset with logs beside it, the logs' parse
+# from the cache on the second run, with the first run's warnings), and
+# 'breakdown --json', and compares the outputs byte for byte (the Result's
+# "tool" line aside, which names the binary's version).
 # It prints one line per case and exits 1 if any differs or fails. The jobs are written
 # under ${TMPDIR:-/tmp} and deleted after; the cache is a temporary directory.
 set -eu
@@ -81,6 +83,21 @@ proftraces() {
 	done
 }
 
+# again LABEL ARGS...: same, twice; the new binary's second run reads the
+# parse of the files beside a dataset from its cache entry (beside.json,
+# round 35), and must warn as its first run did.
+again() {
+	again_label=$1
+	same "$@"
+	grep -v '^read ' "$work/new.err" >"$work/first.err" || true
+	shift
+	same "$again_label again (the files beside from the cache)" "$@"
+	if ! grep -v '^read ' "$work/new.err" | cmp -s - "$work/first.err"; then
+		printf 'DIFFERS the warnings of the second run of %s\n' "$again_label"
+		fail=1
+	fi
+}
+
 # job NAME GEN-ARGS...: generate a job with the old binary.
 job() {
 	name=$1
@@ -138,14 +155,17 @@ same "big-64 --no-cache${ranked:+ (new: by rank)}" analyze --json --no-cache "$w
 "$old" ingest --shard 1/2 "$work/mixed"/*.gz -o "$work/mixed.ds" >/dev/null 2>&1
 same "default 2 shards+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.ds" "$work/mixed/nccl" "$work/mixed/nvml"
 "$old" ingest "$work/mixed"/*.gz -o "$work/mixed.one" >/dev/null 2>&1
-same "default dataset+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/nccl" "$work/mixed/nvml"
+again "default dataset+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/nccl" "$work/mixed/nvml"
 # Flight Recorder dumps, NCCL profiler traces and Inspector records beside
 # (no events: read rank by rank since round 36).
 same "default kineto+nccl-inspector${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/nccl-inspector"
 same "default kineto+flight-recorder${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/fr"
 same "default kineto+nccl-profiler${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/prof"
 same "default nsys+flight-recorder+nccl-profiler+nccl-inspector${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed/nsys" "$work/mixed/fr" "$work/mixed/prof" "$work/mixed/nccl-inspector"
-same "default dataset+flight-recorder+nccl-profiler+nccl-inspector${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/fr" "$work/mixed/prof" "$work/mixed/nccl-inspector"
+again "default dataset+flight-recorder+nccl-profiler+nccl-inspector${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/fr" "$work/mixed/prof" "$work/mixed/nccl-inspector"
+if [ -z "$(find "$XDG_CACHE_HOME" -name beside.json 2>/dev/null)" ]; then
+	printf 'note    no cache entry of the files beside a dataset (a binary before round 35)\n'
+fi
 newargs=
 if [ -n "$(find "$XDG_CACHE_HOME" -name '.nocache-*' 2>/dev/null)" ]; then
 	printf 'FAILED  --no-cache left a temporary cache entry\n'

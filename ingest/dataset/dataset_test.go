@@ -339,6 +339,28 @@ func TestEmptyAndEventlessRanks(t *testing.T) {
 	}
 }
 
+// TestOnlyTimedRanks: with Manifest.OnlyTimed only the ranks with events
+// have an events file (and are in Ranks), and the trace reads back whole
+// as it was, its event-less ranks in the rank table.
+func TestOnlyTimedRanks(t *testing.T) {
+	tr := &model.Trace{}
+	for _, r := range []int32{0, 3, 5} {
+		tr.AddRank(model.Rank{Rank: r, LocalGPU: -1, Coord: model.UnknownCoord, Source: -1})
+	}
+	tr.AddEvent(model.NewEvent(3, model.KindCompute, tr.Names.Intern("k"), 1, 2))
+	for _, withEvents := range []bool{true, false} {
+		if !withEvents {
+			tr.Events = model.Events{}
+		}
+		dir, got, m := writeRead(t, tr, Manifest{Fast: true, OnlyTimed: true})
+		diffDumps(t, dump(tr), dump(got))
+		files, _ := filepath.Glob(filepath.Join(dir, eventsDir, "*"))
+		if want := map[bool][]int32{true: {3}, false: {}}[withEvents]; !slices.Equal(m.Ranks, want) || len(files) != len(want) {
+			t.Errorf("events %v: ranks %v and %d events files, want %v", withEvents, m.Ranks, len(files), want)
+		}
+	}
+}
+
 // newerFile rewrites a rank table with a newer schema version in its
 // key-value metadata.
 func newerFile(t *testing.T, path string) {

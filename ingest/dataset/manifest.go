@@ -54,6 +54,12 @@ type Manifest struct {
 	// disk (a cache entry, renamed into place once complete); it is not
 	// stored.
 	Sync bool
+	// OnlyTimed writes an events file only for the ranks that have
+	// events, not for every rank of the rank table, so that Ranks lists
+	// those only: for a dataset only ever read whole (Read), such as a
+	// cache entry's NCCL logs, which name every rank and hold no event;
+	// it is not stored.
+	OnlyTimed bool
 }
 
 type sourceJSON struct {

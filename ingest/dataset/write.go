@@ -45,7 +45,7 @@ func Write(dir string, t *model.Trace, m Manifest) (err error) {
 		return err
 	}
 	m = fillManifest(t, m)
-	w := writer{tool: m.Tool, fast: m.Fast}
+	w := writer{tool: m.Tool, fast: m.Fast, onlyTimed: m.OnlyTimed}
 	if m.Sync {
 		w.sync = newSyncer()
 		defer func() {
@@ -150,9 +150,10 @@ func clearDataset(dir string) error {
 // writer is who writes the files, whether for speed (Manifest.Fast), and
 // what syncs each file once written (Manifest.Sync; nil: nothing).
 type writer struct {
-	tool string
-	fast bool
-	sync *syncer
+	tool      string
+	fast      bool
+	onlyTimed bool // Manifest.OnlyTimed
+	sync      *syncer
 }
 
 // writeOptions are the writer options of every file of the dataset.

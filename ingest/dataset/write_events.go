@@ -30,13 +30,14 @@ type rankSpan struct {
 }
 
 // writeEvents writes one events file per rank (every rank of the rank table
-// and every rank that has events) and returns the ranks and their counts.
+// unless Manifest.OnlyTimed, and every rank that has events) and returns
+// the ranks and their counts.
 func writeEvents(dir string, t *model.Trace, tool writer) ([]int32, []int64, error) {
 	if err := os.MkdirAll(filepath.Join(dir, eventsDir), 0o755); err != nil {
 		return nil, nil, fmt.Errorf("writing dataset events: %w", err)
 	}
 	perm := sortOrder(&t.Events)
-	spans := rankSpans(t, perm)
+	spans := rankSpans(t, perm, !tool.onlyTimed)
 	write, err := rankWriter(t, perm, tool)
 	if err != nil {
 		return nil, nil, fmt.Errorf("writing dataset events: %w", err)
@@ -83,9 +84,9 @@ func at(perm []int32, i int) int {
 	return int(perm[i])
 }
 
-// rankSpans splits the sorted rows by rank and adds an empty span for each
-// rank of the rank table without events.
-func rankSpans(t *model.Trace, perm []int32) []rankSpan {
+// rankSpans splits the sorted rows by rank and, with everyRank, adds an
+// empty span for each rank of the rank table without events.
+func rankSpans(t *model.Trace, perm []int32, everyRank bool) []rankSpan {
 	var spans []rankSpan
 	for i := 0; i < t.Events.Len(); i++ {
 		r := t.Events.Rank[at(perm, i)]
@@ -93,6 +94,9 @@ func rankSpans(t *model.Trace, perm []int32) []rankSpan {
 			spans = append(spans, rankSpan{r, i, i})
 		}
 		spans[len(spans)-1].hi = i + 1
+	}
+	if !everyRank {
+		return spans
 	}
 	for _, r := range t.Ranks {
 		i, found := slices.BinarySearchFunc(spans, r.Rank, func(s rankSpan, r int32) int { return cmp.Compare(s.rank, r) })
