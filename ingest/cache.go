@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -50,7 +51,7 @@ func LoadCachedAsync(ctx context.Context, paths []string, opts source.Options, c
 		t, err = Load(ctx, paths, opts)
 		return t, wait, err
 	}
-	key, err := cacheKey(in.files, opts)
+	key, err := inputsKey(in, opts)
 	if err != nil {
 		t, err = Load(ctx, paths, opts)
 		return t, wait, err
@@ -86,6 +87,34 @@ func writeBehind(root, entry string, t *model.Trace, prune bool, opts source.Opt
 		}
 	}()
 	return func() { <-done }
+}
+
+// inputsKey is cacheKey of the inputs: their files, and every file of the
+// datasets and sharded datasets among them, so that a dataset written
+// again in place (another job ingested into the same directory) names
+// another entry rather than the stale one.
+func inputsKey(in inputs, opts source.Options) (string, error) {
+	files := in.files
+	for _, dir := range append(append([]string(nil), in.datasets...), in.sharded...) {
+		inside, err := filesUnder(dir)
+		if err != nil {
+			return "", err
+		}
+		files = append(files[:len(files):len(files)], inside...)
+	}
+	return cacheKey(files, opts)
+}
+
+// filesUnder lists the regular files under dir.
+func filesUnder(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			out = append(out, p)
+		}
+		return err
+	})
+	return out, err
 }
 
 // cacheKey hashes the inputs' absolute paths, sizes and mtimes, and the

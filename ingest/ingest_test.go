@@ -206,3 +206,34 @@ func TestGeneratorCompanionsAndKinetoSpansAreNotSkippedInput(t *testing.T) {
 		t.Errorf("a foreign job.json is not reported: %+v", s)
 	}
 }
+
+// TestLoadCachedSeesADatasetWrittenAgain: a dataset given with a file
+// beside it (so the whole read is cached) and then written again in place
+// with another job is read again, not taken from the stale entry.
+func TestLoadCachedSeesADatasetWrittenAgain(t *testing.T) {
+	dir := t.TempDir()
+	testCache(t, dir)
+	write(t, dir, "one/rank0.json", rankDoc(0))
+	write(t, dir, "two/rank0.json", rankDoc(0))
+	write(t, dir, "two/rank1.json", rankDoc(1))
+	ds, notes := filepath.Join(dir, "ds"), write(t, dir, "beside/notes.txt", "not a trace\n")
+	for _, c := range []struct {
+		job   string
+		ranks int
+	}{{"one", 1}, {"two", 2}, {"one", 1}} {
+		tr, err := Load(context.Background(), []string{filepath.Join(dir, c.job)}, source.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dataset.Write(ds, tr, dataset.Manifest{}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := LoadCached(context.Background(), []string{ds, notes}, source.Options{}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Ranks) != c.ranks {
+			t.Errorf("the dataset of job %s read through the cache: %d ranks, want %d", c.job, len(got.Ranks), c.ranks)
+		}
+	}
+}

@@ -135,7 +135,7 @@ func LoadRankedCached(paths []string, opts source.Options, cacheDir string, minE
 	if err != nil || len(in.files) == 0 {
 		return nil, false
 	}
-	key, err := cacheKey(in.files, opts)
+	key, err := inputsKey(in, opts)
 	root := cacheRoot(paths[0], cacheDir)
 	if err != nil || root == "" {
 		return nil, false
