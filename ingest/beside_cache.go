@@ -141,9 +141,10 @@ func besideKey(files []string, opts source.Options) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:20], nil
 }
 
-// besideManifest is the manifest of a beside entry's datasets, only ever
-// read whole: no events file for each rank the NCCL logs name (512 empty
-// files for 512 ranks, most of the entry's write).
+// besideManifest is the manifest of the datasets of the files beside a
+// dataset or the timeline's shards (a beside entry's, the cold build's
+// BesideDir), only ever read whole: no events file for each rank the NCCL
+// logs name (512 empty files for 512 ranks, most of such a write).
 var besideManifest = dataset.Manifest{Tool: cacheManifest.Tool, Fast: true, OnlyTimed: true}
 
 // writeBesideEntry writes the groups' traces and besideFile under tmp.

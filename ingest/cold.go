@@ -277,7 +277,7 @@ func (p *coldPlan) build(ctx context.Context, opts source.Options) error {
 // dataset BesideDir(tmp, i).
 func (p *coldPlan) writeBeside(tmp string) error {
 	for i, g := range p.beside {
-		if err := dataset.Write(BesideDir(tmp, i), absolute(p.extra[i]), cacheManifest); err != nil {
+		if err := dataset.Write(BesideDir(tmp, i), absolute(p.extra[i]), besideManifest); err != nil {
 			return fmt.Errorf("%s beside the shards: %w", g.format.Name, err)
 		}
 	}

@@ -263,12 +263,16 @@ func cachedJSON(t *testing.T, dir, cache string) []byte {
 }
 
 // besideIn counts the datasets beside the shards of the cache entries in
-// cache.
+// cache, and checks that they hold no events files.
 func besideIn(t *testing.T, cache string) int {
 	t.Helper()
 	m, err := filepath.Glob(filepath.Join(cache, "*", "beside=*", "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// they hold no events, and no empty events file for each rank either
+	if ev, _ := filepath.Glob(filepath.Join(cache, "*", "beside=*", "events", "*")); len(ev) > 0 {
+		t.Errorf("%d events files beside the shards (%s, ...), want none", len(ev), ev[0])
 	}
 	return len(m)
 }
