@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/source"
@@ -61,9 +60,9 @@ func loadBeside(in inputs, paths []string, opts source.Options, read besideReade
 // to go on rank by rank (sayWarnings); err is the first group's that
 // could not be read or holds events.
 func readBesideGroups(ctx context.Context, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error) {
-	var kept warnings
+	var kept source.Warnings
 	if opts.Warn != nil {
-		opts.Warn = kept.add
+		opts.Warn = kept.Add
 	}
 	extra := make([]*model.Trace, 0, len(beside))
 	for _, g := range beside {
@@ -74,20 +73,7 @@ func readBesideGroups(ctx context.Context, beside []besideGroup, opts source.Opt
 		}
 		extra = append(extra, t)
 	}
-	return extra, kept.msgs, nil
-}
-
-// warnings keeps the warnings of a read, from any goroutine.
-type warnings struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-// add keeps msg (an opts.Warn).
-func (w *warnings) add(msg string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.msgs = append(w.msgs, msg)
+	return extra, kept.Msgs(), nil
 }
 
 // sayWarnings passes msgs to warn, in order (none when warn is nil).

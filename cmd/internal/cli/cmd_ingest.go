@@ -93,7 +93,7 @@ func doIngest(ctx context.Context, env *Env, f ingestFlags, paths []string, opts
 		return ingestOpTable(env, path, f)
 	}
 	var warns warnings
-	opts.Warn = warns.add
+	opts.Warn = warns.Add
 	stop := startProgress(env, &opts)
 	t, err := loadForIngest(ctx, f, paths, opts)
 	stop()

@@ -100,7 +100,7 @@ func (in *inputFlags) open(ctx context.Context, env *Env, args []string, stepRe 
 	var src source.Options
 	stop := startProgress(env, &src)
 	opts := tpptrace.Options{Sample: in.sample, StepRegex: stepRe, NoCache: in.noCache, MaxMemory: in.mem.bytes(),
-		Warn: warns.add, Progress: src.Progress, ByRank: in.byRank && !in.whatif && !in.keepDetail, ByRankMinEvents: in.byRankMin}
+		Warn: warns.Add, Progress: src.Progress, ByRank: in.byRank && !in.whatif && !in.keepDetail, ByRankMinEvents: in.byRankMin}
 	if in.onRead != nil {
 		opts.Progress = in.onRead
 	}

@@ -110,8 +110,8 @@ func TestUnreadableNsysRepIsSaidOnce(t *testing.T) {
 
 func TestWarningsNotRepeatedByTheErrorArePrinted(t *testing.T) {
 	var w warnings
-	w.add("skipping a.nsys-rep: closed")
-	w.add("b.sqlite: process 7 names no rank")
+	w.Add("skipping a.nsys-rep: closed")
+	w.Add("b.sqlite: process 7 names no rank")
 	var errb strings.Builder
 	w.flush(&Env{Stderr: &errb}, os.ErrNotExist)
 	if strings.Count(errb.String(), "warning:") != 2 {

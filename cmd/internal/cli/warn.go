@@ -3,8 +3,8 @@ package cli
 import (
 	"fmt"
 	"strings"
-	"sync"
 
+	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model/vocab"
 )
 
@@ -12,28 +12,15 @@ import (
 // they do not tear the progress bar and so that a warning the final error
 // repeats is not printed twice (a lone unreadable .nsys-rep is both "skipping
 // X: why" and the error "nsys: X: why").
-type warnings struct {
-	mu   sync.Mutex
-	msgs []string
-}
-
-// add records one warning; it is safe for concurrent readers.
-func (w *warnings) add(m string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.msgs = append(w.msgs, m)
-}
+type warnings struct{ source.Warnings }
 
 // flush prints the warnings that err does not already say.
 func (w *warnings) flush(env *Env, err error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, m := range w.msgs {
+	for _, m := range w.Take() {
 		if err == nil || !repeats(err.Error(), m) {
 			fmt.Fprintf(env.Stderr, "warning: %s\n", vocab.Safe(m))
 		}
 	}
-	w.msgs = nil
 }
 
 // repeats tells whether the error text already holds the warning m, with or
