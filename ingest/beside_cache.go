@@ -115,9 +115,10 @@ func (c *besideCache) parse(root, entry string, beside []besideGroup, opts sourc
 		copies[i] = &c
 	}
 	c.written = make(chan struct{})
+	start := besideWriteStart // (read here: a test sets it again while the write runs)
 	go func() {
 		defer close(c.written)
-		besideWriteStart()
+		start()
 		_ = storeEntry(root, entry, c.dir == "", func(tmp string) error {
 			return writeBesideEntry(tmp, copies, meta)
 		})
