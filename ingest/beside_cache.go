@@ -173,16 +173,12 @@ func readBesideEntry(entry string, beside []besideGroup, opts source.Options) ([
 	if err != nil {
 		return nil, nil, err
 	}
-	extra := make([]*model.Trace, 0, len(meta.Formats))
-	for i, f := range meta.Formats {
-		t, _, err := dataset.Read(BesideDir(entry, i))
-		if err == nil {
-			err = source.CheckMemory(opts.MaxMemory)
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s beside the dataset: %w", f, err)
-		}
-		extra = append(extra, t)
+	extra, err := readBesideChecked(entry, func() error { return source.CheckMemory(opts.MaxMemory) })
+	if err == nil && len(extra) != len(meta.Formats) {
+		err = fmt.Errorf("%d datasets for the formats %q", len(extra), meta.Formats)
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	return extra, meta.Warnings, nil
 }

@@ -93,7 +93,7 @@ func LoadRankedTemp(ctx context.Context, paths []string, opts source.Options, ca
 // (or cannot be read) leave the inputs to the whole read before anything
 // is written or warned of.
 func (p *coldPlan) load(ctx context.Context, paths []string, opts source.Options, annotation func(name string) bool) (Ranked, bool, error) {
-	if ok, err := p.readBeside(ctx, paths, opts); !ok || err != nil {
+	if ok, err := p.readFilesBeside(ctx, paths, opts); !ok || err != nil {
 		return nil, ok, err
 	}
 	if err := p.build(ctx, opts); err != nil {
@@ -110,11 +110,11 @@ func (p *coldPlan) load(ctx context.Context, paths []string, opts source.Options
 	return sr, true, nil
 }
 
-// readBeside reads the files beside the timeline whole, their warnings
+// readFilesBeside reads the files beside the timeline whole, their warnings
 // kept for later (readBesideGroups), then warns of the inputs skipped, as
 // Load does; ok is false, with nothing said, when those files hold events
 // or cannot be read. A cancelled read or the memory budget is an error.
-func (p *coldPlan) readBeside(ctx context.Context, paths []string, opts source.Options) (ok bool, err error) {
+func (p *coldPlan) readFilesBeside(ctx context.Context, paths []string, opts source.Options) (ok bool, err error) {
 	p.extra, p.warns, err = readBesideGroups(ctx, p.beside, opts)
 	if err != nil && ctx.Err() == nil && !errors.Is(err, source.ErrMemoryBudget) {
 		return false, nil

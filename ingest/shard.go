@@ -68,9 +68,18 @@ func BesideDir(root string, i int) string {
 // readBeside reads the datasets beside the shards under root, in order;
 // none for a sharded dataset of IngestShard.
 func readBeside(root string) ([]*model.Trace, error) {
+	return readBesideChecked(root, func() error { return nil })
+}
+
+// readBesideChecked is readBeside with check run after each dataset read
+// (a beside entry's memory check: readBesideEntry); its error ends the read.
+func readBesideChecked(root string, check func() error) ([]*model.Trace, error) {
 	var out []*model.Trace
 	for i := 0; dataset.IsDataset(BesideDir(root, i)); i++ {
 		t, _, err := dataset.Read(BesideDir(root, i))
+		if err == nil {
+			err = check()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("beside the shards: %w", err)
 		}
