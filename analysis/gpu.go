@@ -13,7 +13,8 @@ func (r *run) gpuStep() map[int]result.Statement {
 	if r.t.Samples.Len() == 0 {
 		return nil
 	}
-	gpus := gpujoin.Map(r.t) // once: Evidence would map every rank again for each rank
+	gpus, stages := gpujoin.Map(r.t), r.stageRanks() // once: Evidence would map every rank again for each rank
+	clocks := gpujoin.NewClocks(r.t, gpus)           // the peers' medians, shared by a stage's ranks
 	lines := map[int]result.Statement{}
 	for i := range r.meas.ranks {
 		rs := &r.meas.ranks[i]
@@ -23,7 +24,7 @@ func (r *run) gpuStep() map[int]result.Statement {
 			base := r.t.Ranks[ri].ClockBase
 			rs.GPU = gpuStats(gpujoin.Summarize(r.t, gpus[ri], base+from, base+to))
 		}
-		if line, ok := gpujoin.EvidenceWith(r.t, gpus, rk, r.peers(rs), from, to); ok {
+		if line, ok := clocks.Evidence(rk, peersOf(stages[rs.PP], rk), from, to); ok {
 			lines[rs.Rank] = line
 		}
 	}
@@ -45,12 +46,21 @@ func (r *run) span(rk int32) (from, to int64) {
 	return ws[0].Start, ws[len(ws)-1].End
 }
 
-// peers are the other ranks of rs's stage.
-func (r *run) peers(rs *result.RankStats) []int32 {
-	var out []int32
+// stageRanks lists the measured ranks of each stage, in their order.
+func (r *run) stageRanks() map[int][]int32 {
+	out := map[int][]int32{}
 	for _, p := range r.meas.ranks {
-		if p.PP == rs.PP && p.Rank != rs.Rank {
-			out = append(out, int32(p.Rank))
+		out[p.PP] = append(out[p.PP], int32(p.Rank))
+	}
+	return out
+}
+
+// peersOf is the ranks of a stage other than rk, in their order.
+func peersOf(stage []int32, rk int32) []int32 {
+	out := make([]int32, 0, len(stage))
+	for _, p := range stage {
+		if p != rk {
+			out = append(out, p)
 		}
 	}
 	return out

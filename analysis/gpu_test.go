@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,5 +59,18 @@ func checkThrottle(t *testing.T, res *result.Result, slow, clock int) {
 		if r.GPU == nil || r.GPU.SMClockMHz != want || r.GPU.Samples == 0 {
 			t.Errorf("rank %d GPU %+v, want SM clock %.0f MHz", r.Rank, r.GPU, want)
 		}
+	}
+}
+
+// TestPeersOfLeavesTheRankOut checks that a rank's GPU is never its own
+// peer: in a stage of two, its peers' clock would be the mean of its own
+// and the other's.
+func TestPeersOfLeavesTheRankOut(t *testing.T) {
+	stage := []int32{3, 5, 7}
+	if got := peersOf(stage, 5); !slices.Equal(got, []int32{3, 7}) {
+		t.Errorf("peersOf(%v, 5) = %v, want [3 7]", stage, got)
+	}
+	if got := peersOf(stage, 4); !slices.Equal(got, stage) {
+		t.Errorf("peersOf(%v, 4) = %v, want the stage", stage, got)
 	}
 }

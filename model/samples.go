@@ -53,6 +53,9 @@ func (s *Samples) GPU(i int) int32 { return int32(s.cols[0].At(i)) }
 // Time returns sample i's time.
 func (s *Samples) Time(i int) int64 { return s.cols[1].At(i) }
 
+// SMClock returns sample i's SMClockMHz (At's, without the other fields).
+func (s *Samples) SMClock(i int) int32 { return int32(s.cols[4].At(i)) }
+
 // Window returns the half-open range [lo, hi) of GPU g's samples with a
 // time in [from, to). Samples must be sorted.
 func (s *Samples) Window(g int32, from, to int64) (lo, hi int) {

@@ -51,3 +51,40 @@ func BenchmarkEvidenceAllRanks(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEvidenceStage is what gpuStep asks: every rank's evidence
+// against the other ranks of its stage (a quarter of the job, as for four
+// pipeline stages), with one Clocks for the job (shared) and with a new
+// one for each rank (fresh: every peer's window read again, ranks² / 4
+// window reads). Shared must stay about flat per rank from 256 to 1,024.
+func BenchmarkEvidenceStage(b *testing.B) {
+	for _, n := range []int{256, 1024} {
+		t := benchJob(n)
+		gpus := Map(t)
+		stage := func(r int32) []int32 {
+			var peers []int32
+			for p := range int32(n) {
+				if p%4 == r%4 && p != r {
+					peers = append(peers, p)
+				}
+			}
+			return peers
+		}
+		for _, shared := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%d/shared=%v", n, shared), func(b *testing.B) {
+				for range b.N {
+					c := NewClocks(t, gpus)
+					for r := range int32(n) {
+						if !shared {
+							c = NewClocks(t, gpus)
+						}
+						if _, ok := c.Evidence(r, stage(r), 0, 2_000_000_000); !ok {
+							b.Fatal("no evidence")
+						}
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/rank")
+			})
+		}
+	}
+}

@@ -2,6 +2,7 @@ package gpujoin
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/tpptrace/tpptrace/analysis/result"
@@ -51,40 +52,106 @@ func Evidence(t *model.Trace, rank int32, peers []int32, from, to int64) (line r
 // EvidenceWith is Evidence with gpus = Map(t) given, so that a caller
 // asking for every rank maps the ranks to GPUs once, not once per rank.
 func EvidenceWith(t *model.Trace, gpus []int32, rank int32, peers []int32, from, to int64) (line result.Statement, ok bool) {
+	return NewClocks(t, gpus).Evidence(rank, peers, from, to)
+}
+
+// Clocks answers Evidence for many ranks of one trace, each GPU's median
+// SM clock over a run of its samples worked out once: a stage's ranks ask
+// about the same peers' GPUs over windows that differ by less than the
+// samples' spacing, so mostly over the same samples, and a rank's peers
+// would otherwise cost ranks² / stages window reads (docs/performance.md
+// round 38). A Clocks is not safe for concurrent use.
+type Clocks struct {
+	t     *model.Trace
+	gpus  []int32
+	first []int // GPU g's samples are [first[g], first[g+1]) (nil until asked)
+	memo  map[sampleRun]float64
+	buf   []float64
+	clock []float64 // the peers' medians of one Evidence
+}
+
+// sampleRun is GPU g's samples [lo, hi) (Samples.Window).
+type sampleRun struct {
+	g      int32
+	lo, hi int
+}
+
+// NewClocks is Clocks of t, gpus = Map(t).
+func NewClocks(t *model.Trace, gpus []int32) *Clocks {
+	return &Clocks{t: t, gpus: gpus, memo: map[sampleRun]float64{}}
+}
+
+// Evidence is EvidenceWith with c's trace and map.
+func (c *Clocks) Evidence(rank int32, peers []int32, from, to int64) (line result.Statement, ok bool) {
+	t := c.t
 	ri := t.FindRank(rank)
-	if ri < 0 || gpus[ri] < 0 {
+	if ri < 0 || c.gpus[ri] < 0 {
 		return line, false
 	}
 	base := t.Ranks[ri].ClockBase
-	own := Summarize(t, gpus[ri], base+from, base+to)
+	own := Summarize(t, c.gpus[ri], base+from, base+to)
 	if own.Samples == 0 {
 		return line, false
 	}
-	peerClock := peersMedianClock(t, gpus, peers, base+from, base+to)
-	return describe(t.SampleGPUs[gpus[ri]], own, peerClock), true
+	peerClock := c.peersMedian(peers, base+from, base+to)
+	return describe(t.SampleGPUs[c.gpus[ri]], own, peerClock), true
 }
 
-// peersMedianClock is the median over the peers' GPUs of each one's
-// median SM clock in [from, to), -1 when none has one.
-func peersMedianClock(t *model.Trace, gpus []int32, peers []int32, from, to int64) float64 {
-	var clocks, buf []float64
+// peersMedian is the median over the peers' GPUs of each one's median SM
+// clock in [from, to), -1 when none has one.
+func (c *Clocks) peersMedian(peers []int32, from, to int64) float64 {
+	c.clock = c.clock[:0]
 	for _, p := range peers {
-		if pi := t.FindRank(p); pi >= 0 && gpus[pi] >= 0 {
-			var c float64
-			if c, buf = medianClock(t, gpus[pi], from, to, buf[:0]); c > 0 {
-				clocks = append(clocks, c)
+		if pi := c.t.FindRank(p); pi >= 0 && c.gpus[pi] >= 0 {
+			if m := c.median(c.gpus[pi], from, to); m > 0 {
+				c.clock = append(c.clock, m)
 			}
 		}
 	}
-	return median(clocks)
+	return median(c.clock)
 }
 
-// medianClock is Summarize(t, g, from, to).SMClockMHz without the other
-// figures, reusing buf; it returns buf for the next call.
-func medianClock(t *model.Trace, g int32, from, to int64, buf []float64) (float64, []float64) {
-	lo, hi := t.Samples.Window(g, from, to)
+// median is GPU g's median SM clock in [from, to), from the memo when its
+// samples there were asked about before.
+func (c *Clocks) median(g int32, from, to int64) float64 {
+	lo, hi := c.window(g, from, to)
+	k := sampleRun{g, lo, hi}
+	if m, ok := c.memo[k]; ok {
+		return m
+	}
+	var m float64
+	m, c.buf = medianClock(&c.t.Samples, lo, hi, c.buf[:0])
+	c.memo[k] = m
+	return m
+}
+
+// window is Samples.Window(g, from, to), searching the times of g's
+// samples only.
+func (c *Clocks) window(g int32, from, to int64) (lo, hi int) {
+	s := &c.t.Samples
+	if c.first == nil {
+		c.first = gpuStarts(s, len(c.t.SampleGPUs))
+	}
+	a, b := c.first[g], c.first[g+1]
+	at := func(t int64) int { return a + sort.Search(b-a, func(i int) bool { return s.Time(a+i) >= t }) }
+	return at(from), at(to)
+}
+
+// gpuStarts is the index of each GPU's first sample (of n GPUs), and the
+// samples' count last.
+func gpuStarts(s *model.Samples, n int) []int {
+	out := make([]int, n+1)
+	for g := range out {
+		out[g] = sort.Search(s.Len(), func(i int) bool { return s.GPU(i) >= int32(g) })
+	}
+	return out
+}
+
+// medianClock is Summarize's SMClockMHz of samples [lo, hi) without the
+// other figures, reusing buf; it returns buf for the next call.
+func medianClock(s *model.Samples, lo, hi int, buf []float64) (float64, []float64) {
 	for i := lo; i < hi; i++ {
-		buf = appendKnown(buf, float64(t.Samples.At(i).SMClockMHz))
+		buf = appendKnown(buf, float64(s.SMClock(i)))
 	}
 	return median(buf), buf
 }

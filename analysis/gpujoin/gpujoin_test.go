@@ -152,7 +152,8 @@ func TestEvidenceWithEqualsEvidence(t *testing.T) {
 	if okA != okB || prose.Sentence(nil, a) != prose.Sentence(nil, b) {
 		t.Fatalf("Evidence %q (%v) vs EvidenceWith %q (%v)", prose.Sentence(nil, a), okA, prose.Sentence(nil, b), okB)
 	}
-	if c, _ := medianClock(tr, 1, tr.Ranks[1].ClockBase, tr.Ranks[1].ClockBase+2_000_000_000, nil); c != Summarize(tr, 1, tr.Ranks[1].ClockBase, tr.Ranks[1].ClockBase+2_000_000_000).SMClockMHz || c != 1410 {
+	lo, hi := tr.Samples.Window(1, tr.Ranks[1].ClockBase, tr.Ranks[1].ClockBase+2_000_000_000)
+	if c, _ := medianClock(&tr.Samples, lo, hi, nil); c != Summarize(tr, 1, tr.Ranks[1].ClockBase, tr.Ranks[1].ClockBase+2_000_000_000).SMClockMHz || c != 1410 {
 		t.Fatalf("medianClock = %v, want Summarize's 1410", c)
 	}
 }
