@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"github.com/tpptrace/tpptrace/analysis/measure"
+	"github.com/tpptrace/tpptrace/analysis/par"
 	"github.com/tpptrace/tpptrace/analysis/pipeline"
 	"github.com/tpptrace/tpptrace/analysis/result"
 )
@@ -13,7 +14,7 @@ func pipelineStep(r *run) error {
 	p := r.prep.layout.PP
 	var votes []pipeline.Schedule
 	perRank := make([][]pipeline.Schedule, len(r.ranks))
-	parallel(len(r.ranks), func(i int) { perRank[i] = r.rankPipeline(&r.ranks[i], &r.meas.ranks[i], p) })
+	par.Each(len(r.ranks), func(i int) { perRank[i] = r.rankPipeline(&r.ranks[i], &r.meas.ranks[i], p) })
 	for _, v := range perRank {
 		votes = append(votes, v...)
 	}

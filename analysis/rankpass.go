@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/tpptrace/tpptrace/analysis/measure"
+	"github.com/tpptrace/tpptrace/analysis/par"
 	"github.com/tpptrace/tpptrace/analysis/pipeline"
 	"github.com/tpptrace/tpptrace/analysis/steps"
 	"github.com/tpptrace/tpptrace/model"
@@ -26,7 +27,7 @@ func (r *run) rankPass(src RankSource) error {
 	}
 	in := r.rankInputs(src, peers)
 	errs := make([]error, len(r.ranks))
-	parallel(len(r.ranks), func(i int) { errs[i] = r.measureRank(src, &r.ranks[i], &in[i], p) })
+	par.Each(len(r.ranks), func(i int) { errs[i] = r.measureRank(src, &r.ranks[i], &in[i], p) })
 	return errors.Join(errs...)
 }
 
