@@ -36,6 +36,8 @@ func (t *Trace) RankView(r int32) *Trace {
 // RankSource hands out one rank's events at a time, for analyses that hold
 // at most a few ranks' events (docs/memory.md): the in-memory trace
 // (Trace.Ranked), or a dataset read rank by rank.
+// Its methods may be called from several goroutines at once: the analysis
+// reads a rank on each core.
 type RankSource interface {
 	// TimedRanks lists the ranks that have events, ascending.
 	TimedRanks() []int32

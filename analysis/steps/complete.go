@@ -1,8 +1,10 @@
 package steps
 
 import (
+	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tpptrace/tpptrace/model"
 )
@@ -44,17 +46,29 @@ func dropCutLast(v *views, s *Steps) {
 		return
 	}
 	last := len(s.Iters) - 1
-	for r, ws := range s.ByRank {
-		if cutShort(v.of(r), r, ws[last]) {
-			s.Dropped = append(s.Dropped, s.Iters[last])
-			slices.Sort(s.Dropped)
-			s.Iters = s.Iters[:last]
-			for q := range s.ByRank {
-				s.ByRank[q] = s.ByRank[q][:last]
-			}
-			return
-		}
+	if !lastCut(v, s.ByRank, last) {
+		return
 	}
+	s.Dropped = append(s.Dropped, s.Iters[last])
+	slices.Sort(s.Dropped)
+	s.Iters = s.Iters[:last]
+	for q := range s.ByRank {
+		s.ByRank[q] = s.ByRank[q][:last]
+	}
+}
+
+// lastCut reports whether window last was cut short on some rank
+// (cutShort), reading the ranks side by side (views.each) and no more of
+// them once one is found.
+func lastCut(v *views, byRank map[int32][]Window, last int) bool {
+	ranks := slices.Sorted(maps.Keys(byRank))
+	var cut atomic.Bool
+	v.each(ranks, cut.Load, func(i int, t *model.Trace) {
+		if cutShort(t, ranks[i], byRank[ranks[i]][last]) {
+			cut.Store(true)
+		}
+	})
+	return cut.Load()
 }
 
 func cutShort(t *model.Trace, rank int32, w Window) bool {

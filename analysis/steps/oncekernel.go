@@ -22,15 +22,11 @@ func kernelPeriod(v *views, ranks []int32) map[int32][]Window {
 	if !ok {
 		return nil
 	}
-	out := map[int32][]Window{}
-	for _, r := range ranks {
-		t := v.of(r)
-		ends := stepEnds(t, r, bursts(nameKernels(t, r, name)))
-		for k := 1; k < len(ends); k++ {
-			out[r] = append(out[r], Window{Iter: int32(k), Start: ends[k-1], End: ends[k]})
-		}
-	}
-	return out
+	ws := make([][]Window, len(ranks))
+	v.each(ranks, nil, func(i int, t *model.Trace) {
+		ws[i] = windowsOf(stepEnds(t, ranks[i], bursts(nameKernels(t, ranks[i], name))))
+	})
+	return byRankOf(ranks, ws)
 }
 
 // onceKernel picks the once-per-step kernel name (kernelPeriod).
@@ -52,24 +48,33 @@ func onceKernel(v *views, ranks []int32) (int32, bool) {
 // burstCounts lists, per compute kernel name, its burst count on each
 // rank that runs it.
 func burstCounts(v *views, ranks []int32) map[int32][]int {
+	per := make([]map[int32]int, len(ranks))
+	v.each(ranks, nil, func(i int, t *model.Trace) { per[i] = rankBursts(t, ranks[i]) })
 	out := map[int32][]int{}
-	for _, r := range ranks {
-		t := v.of(r)
-		by := map[int32][]span{}
-		ev := &t.Events
-		lo, hi := ev.RankRange(r)
-		for i := lo; i < hi; i++ {
-			if ev.Kind[i] == model.KindCompute {
-				by[ev.Name[i]] = append(by[ev.Name[i]], span{ev.Start[i], ev.Start[i] + ev.Dur[i]})
-			}
+	for _, counts := range per {
+		for name, n := range counts {
+			out[name] = append(out[name], n)
 		}
-		gpu := gpuSpans(t, r)
-		for name, ks := range by {
-			bs := bursts(ks)
-			if !periodic(bs, gpu) {
-				continue
-			}
-			out[name] = append(out[name], len(bs))
+	}
+	return out
+}
+
+// rankBursts is the burst count of each compute kernel name of rank r
+// whose bursts are periodic.
+func rankBursts(t *model.Trace, r int32) map[int32]int {
+	by := map[int32][]span{}
+	ev := &t.Events
+	lo, hi := ev.RankRange(r)
+	for i := lo; i < hi; i++ {
+		if ev.Kind[i] == model.KindCompute {
+			by[ev.Name[i]] = append(by[ev.Name[i]], span{ev.Start[i], ev.Start[i] + ev.Dur[i]})
+		}
+	}
+	gpu := gpuSpans(t, r)
+	out := map[int32]int{}
+	for name, ks := range by {
+		if bs := bursts(ks); periodic(bs, gpu) {
+			out[name] = len(bs)
 		}
 	}
 	return out

@@ -24,14 +24,21 @@ func period(t *model.Trace, v *views, ranks []int32) (map[int32][]Window, model.
 	if axis == model.AxisUnknown {
 		return nil, axis
 	}
-	out := map[int32][]Window{}
-	for _, r := range ranks {
-		ends := stepEnds(v.of(r), r, burstsOf(t, r, axis))
-		for k := 1; k < len(ends); k++ {
-			out[r] = append(out[r], Window{Iter: int32(k), Start: ends[k-1], End: ends[k]})
-		}
+	ws := make([][]Window, len(ranks))
+	v.each(ranks, nil, func(i int, rt *model.Trace) {
+		ws[i] = windowsOf(stepEnds(rt, ranks[i], burstsOf(t, ranks[i], axis)))
+	})
+	return byRankOf(ranks, ws), axis
+}
+
+// windowsOf is the windows between step ends: window k is [ends[k-1],
+// ends[k]).
+func windowsOf(ends []int64) []Window {
+	var out []Window
+	for k := 1; k < len(ends); k++ {
+		out = append(out, Window{Iter: int32(k), Start: ends[k-1], End: ends[k]})
 	}
-	return out, axis
+	return out
 }
 
 // stepEnds moves each burst's end to the end of the first host sync after

@@ -93,18 +93,29 @@ func detect(t *model.Trace, v *views, ranks []int32, re *regexp.Regexp) (map[int
 
 // whole gives each rank one window, iteration 0, spanning all its events.
 func whole(v *views, ranks []int32) map[int32][]Window {
-	out := map[int32][]Window{}
-	for _, r := range ranks {
-		ev := &v.of(r).Events
-		lo, hi := ev.RankRange(r)
+	ws := make([][]Window, len(ranks))
+	v.each(ranks, nil, func(i int, t *model.Trace) {
+		ev := &t.Events
+		lo, hi := ev.RankRange(ranks[i])
 		if hi <= lo {
-			continue // a read error (views.err)
+			return // a read error (views.err)
 		}
 		w := Window{Iter: 0, Start: ev.Start[lo], End: ev.Start[lo]}
-		for i := lo; i < hi; i++ {
-			w.End = max(w.End, ev.Start[i]+ev.Dur[i])
+		for j := lo; j < hi; j++ {
+			w.End = max(w.End, ev.Start[j]+ev.Dur[j])
 		}
-		out[r] = []Window{w}
+		ws[i] = []Window{w}
+	})
+	return byRankOf(ranks, ws)
+}
+
+// byRankOf is the ranks' windows as a map, ranks without any left out.
+func byRankOf(ranks []int32, ws [][]Window) map[int32][]Window {
+	out := map[int32][]Window{}
+	for i, w := range ws {
+		if len(w) > 0 {
+			out[ranks[i]] = w
+		}
 	}
 	return out
 }
