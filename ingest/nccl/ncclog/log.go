@@ -50,11 +50,12 @@ var (
 	versionRe = regexp.MustCompile(`^NCCL version (\d+)\.(\d+)\.(\d+)(\S*)`)
 	initRe    = regexp.MustCompile(`^(?:\[Rank \d+\] )?(?:(\w+) )?comm (0x[0-9a-fA-F]+) rank (\d+) nranks (\d+) cudaDev (\d+)(?: nvmlDev (\d+))? busId ([0-9a-fA-F]+)(.*) - Init (START|COMPLETE)`)
 	nodesRe   = regexp.MustCompile(`^comm (0x[0-9a-fA-F]+) rank (\d+) nRanks (\d+) nNodes (\d+) localRanks (\d+) localRank (\d+)`)
-	collRe    = regexp.MustCompile(`^(\w+): opCount ([0-9a-fA-F]+) sendbuff \S+ recvbuff \S+ count (\d+) datatype (\d+) op (\d+) root (-?\d+) comm (0x[0-9a-fA-F]+) \[nranks=(\d+)\] stream (0x[0-9a-fA-F]+|\(nil\))\s*$`)
-	commIDRe  = regexp.MustCompile(`commId (0x[0-9a-fA-F]+)`)
-	parentRe  = regexp.MustCompile(`parent (0x[0-9a-fA-F]+)`)
-	colorRe   = regexp.MustCompile(`color (-?\d+)`)
-	splitRe   = regexp.MustCompile(`(?:childCount|splitCount) (\d+)`)
+	// collRe is the COLL line's grammar, which collMatch parses (FuzzCollMatch)
+	collRe   = regexp.MustCompile(`^(\w+): opCount ([0-9a-fA-F]+) sendbuff \S+ recvbuff \S+ count (\d+) datatype (\d+) op (\d+) root (-?\d+) comm (0x[0-9a-fA-F]+) \[nranks=(\d+)\] stream (0x[0-9a-fA-F]+|\(nil\))\s*$`)
+	commIDRe = regexp.MustCompile(`commId (0x[0-9a-fA-F]+)`)
+	parentRe = regexp.MustCompile(`parent (0x[0-9a-fA-F]+)`)
+	colorRe  = regexp.MustCompile(`color (-?\d+)`)
+	splitRe  = regexp.MustCompile(`(?:childCount|splitCount) (\d+)`)
 )
 
 // ParseLog reads an NCCL_DEBUG=INFO log. Lines of other programs, WARN and

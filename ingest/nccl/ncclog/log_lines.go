@@ -85,8 +85,8 @@ func (l *Log) nodes(n int64, host string, pid int64, msg string) {
 }
 
 func (l *Log) coll(n int64, host string, pid int64, msg string) {
-	m := collRe.FindStringSubmatch(msg)
-	if m == nil {
+	m, ok := collMatch(msg)
+	if !ok {
 		l.skip(n, "unreadable or truncated COLL line")
 		return
 	}
