@@ -56,7 +56,7 @@ var cacheManifest = dataset.Manifest{Tool: "tpptrace (cache)", Fast: true}
 // when every rank they time has events in the shards: the part is then
 // written reduced (besideParts), and otherwise the inputs go to the whole
 // read, the shards read for nothing. Warnings and progress are those of
-// Load. ok is false, with nothing read (or kept) or said, for other
+// Load. ok is false, with nothing kept or said, for other
 // inputs, and also when building the entry failed for another reason than
 // ctx or the memory budget (LoadCached then reads the inputs whole, and
 // says what is wrong).
