@@ -122,7 +122,8 @@ func (p *coldPlan) load(ctx context.Context, paths []string, opts source.Options
 // readFilesBeside reads the files beside the timeline whole, their warnings
 // kept for later (readBesideGroups), then warns of the inputs skipped, as
 // Load does; ok is false, with nothing said, when those files hold events
-// or cannot be read. When a Fallback part was reduced, opts.Warn is held
+// other than a Fallback part's or cannot be read. When a Fallback part was
+// reduced (besideParts), opts.Warn is held
 // from here on (holdWarnings). A cancelled read or the memory budget is an
 // error.
 func (p *coldPlan) readFilesBeside(ctx context.Context, paths []string, opts *source.Options) (ok bool, err error) {
