@@ -24,8 +24,11 @@ import (
 // entry holding it is complete.
 const besideFile = "beside.json"
 
-// besideVersion changes with what a beside entry holds.
-const besideVersion = "beside-1"
+// besideVersion changes with what a beside entry holds: beside-2 holds
+// Fallback parts reduced (besideParts) and the ranks they time
+// (besideMeta.Timed), which a reader of beside-1 would take for parts that
+// hold no events beside any dataset.
+const besideVersion = "beside-2"
 
 // besideRootTag is hashed before the first input's path for the root of
 // the beside entries (cacheRootOf): pruning them leaves the entries of the
@@ -37,6 +40,7 @@ type besideMeta struct {
 	Version  string   `json:"version"` // besideVersion
 	Formats  []string `json:"formats"` // the groups' formats, in order
 	Warnings []string `json:"warnings,omitempty"`
+	Timed    []int32  `json:"timed,omitempty"` // besideParts.timed
 }
 
 // besideParses counts the groups of files beside a dataset parsed
@@ -50,10 +54,10 @@ var besideWriteStart = func() {}
 // besideReader reads the groups of files beside a dataset (loadBeside) as
 // readBesideGroups does, their warnings kept, to be said: parsed
 // (parseBeside) or through their cache entry (besideCache.read).
-type besideReader func(in inputs, paths []string, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error)
+type besideReader func(in inputs, paths []string, beside []besideGroup, opts source.Options) (besideParts, error)
 
 // parseBeside is the besideReader that parses the files every time.
-func parseBeside(_ inputs, _ []string, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error) {
+func parseBeside(_ inputs, _ []string, beside []besideGroup, opts source.Options) (besideParts, error) {
 	return readBesideGroups(context.Background(), beside, opts)
 }
 
@@ -78,7 +82,7 @@ func (c *besideCache) wait() {
 // read reads the entry of the files when there is one, else parses them
 // and writes it. Without a writable cache, or when writing fails, the
 // parse is all; an entry that cannot be read is removed and written again.
-func (c *besideCache) read(in inputs, paths []string, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error) {
+func (c *besideCache) read(in inputs, paths []string, beside []besideGroup, opts source.Options) (besideParts, error) {
 	if len(beside) == 0 {
 		return parseBeside(in, paths, beside, opts) // none: only files no format claims
 	}
@@ -88,9 +92,9 @@ func (c *besideCache) read(in inputs, paths []string, beside []besideGroup, opts
 		return parseBeside(in, paths, beside, opts)
 	}
 	entry := filepath.Join(root, key)
-	extra, warns, err := readBesideEntry(entry, beside, opts)
+	side, err := readBesideEntry(entry, beside, opts)
 	if err == nil || errors.Is(err, source.ErrMemoryBudget) {
-		return extra, warns, err
+		return side, err
 	}
 	os.RemoveAll(entry) // none, or damaged: parsed and written again
 	return c.parse(root, entry, beside, opts)
@@ -100,17 +104,17 @@ func (c *besideCache) read(in inputs, paths []string, beside []besideGroup, opts
 // them as the entry, from copies of the traces (the merge that follows
 // takes the parts' event columns: they have none, but their fields are
 // reset); a failed write leaves no entry and is not said.
-func (c *besideCache) parse(root, entry string, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error) {
+func (c *besideCache) parse(root, entry string, beside []besideGroup, opts source.Options) (besideParts, error) {
 	if opts.Warn == nil {
 		opts.Warn = func(string) {} // kept all the same, for a run that hears them
 	}
-	extra, warns, err := readBesideGroups(context.Background(), beside, opts)
+	side, err := readBesideGroups(context.Background(), beside, opts)
 	if err != nil {
-		return nil, nil, err
+		return besideParts{}, err
 	}
-	meta := besideMeta{Version: besideVersion, Formats: formatsOf(beside), Warnings: warns}
-	copies := make([]*model.Trace, len(extra))
-	for i, t := range extra {
+	meta := besideMeta{Version: besideVersion, Formats: formatsOf(beside), Warnings: side.warns, Timed: side.timed}
+	copies := make([]*model.Trace, len(side.traces))
+	for i, t := range side.traces {
 		c := *t
 		copies[i] = &c
 	}
@@ -123,7 +127,7 @@ func (c *besideCache) parse(root, entry string, beside []besideGroup, opts sourc
 			return writeBesideEntry(tmp, copies, meta)
 		})
 	}()
-	return extra, warns, nil
+	return side, nil
 }
 
 // besideKey names the beside entry of files: cacheKey (their paths,
@@ -164,23 +168,24 @@ func writeBesideEntry(tmp string, extra []*model.Trace, meta besideMeta) error {
 
 // readBesideEntry reads the groups' traces from entry, each followed by
 // the memory check its parse made (besideGroup.read), and the warnings
-// their parse gave, to be said (readBesideGroups). Past the memory budget
+// their parse gave, to be said, with the ranks timed by the Fallback parts
+// reduced (readBesideGroups). Past the memory budget
 // the error wraps source.ErrMemoryBudget, as the parse's does. Any other
 // error (fs.ErrNotExist when there is no entry; an entry that does not
 // hold these groups or cannot be read) has the groups parsed again.
-func readBesideEntry(entry string, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error) {
+func readBesideEntry(entry string, beside []besideGroup, opts source.Options) (besideParts, error) {
 	meta, err := readBesideMeta(entry, beside)
 	if err != nil {
-		return nil, nil, err
+		return besideParts{}, err
 	}
 	extra, err := readBesideChecked(entry, func() error { return source.CheckMemory(opts.MaxMemory) })
 	if err == nil && len(extra) != len(meta.Formats) {
 		err = fmt.Errorf("%d datasets for the formats %q", len(extra), meta.Formats)
 	}
 	if err != nil {
-		return nil, nil, err
+		return besideParts{}, err
 	}
-	return extra, meta.Warnings, nil
+	return besideParts{traces: extra, warns: meta.Warnings, timed: meta.Timed}, nil
 }
 
 // readBesideMeta reads the entry's besideFile and checks that it lists

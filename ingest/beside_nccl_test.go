@@ -128,17 +128,26 @@ func mkdir(t *testing.T, dir string) {
 }
 
 // TestBesideEventsWhole: Flight Recorder dumps with timed entries and
-// verbose Inspector records hold events (a Fallback part), so beside
-// Kineto traces, a dataset or a sharded dataset they leave the inputs to
-// the whole read: LoadRankedCold and LoadRanked say ok false, with no
-// cache entry written and nothing warned of (the whole read warns).
+// verbose Inspector records hold events (a Fallback part), which Merge
+// keeps for a rank without a timeline. Beside Kineto traces of every rank
+// but rank 5, or a dataset or a sharded dataset of those, they leave the
+// inputs to the whole read: LoadRankedCold (having read the shards), and
+// LoadRanked and LoadRankedCaching (parsing the files beside, then from
+// the entry of their parse) say ok false, with no cache entry of the
+// traces written and nothing warned of (the whole read warns). With
+// every rank's trace they are read rank by rank (TestColdRankedEqualsWhole,
+// TestDatasetBesideRanked, TestShardedBesideRanked).
 func TestBesideEventsWhole(t *testing.T) {
 	for _, format := range []string{"flight-recorder-timed", "nccl-inspector-verbose"} {
 		t.Run(format, func(t *testing.T) {
 			dir := coldJob(t, "default", "", nil, format)
-			if !dropsFallback(t, dir) {
-				t.Fatalf("the whole read of Kineto traces with %s beside dropped no collective timings", format)
+			if err := os.Remove(filepath.Join(dir, "rank-5.pt.trace.json.gz")); err != nil {
+				t.Fatal(err)
 			}
+			if !keepsFallback(t, dir, 5) || !dropsFallback(t, dir) {
+				t.Fatalf("the whole read of Kineto traces but rank 5's with %s beside kept no events of rank 5 or dropped none of the others", format)
+			}
+			traces, _ := filepath.Glob(filepath.Join(dir, "rank-*.pt.trace.json.gz"))
 			os.WriteFile(filepath.Join(dir, "rank-99.trace.json"), []byte("not a trace"), 0o644)
 			var warned sampletest.Warnings
 			cache := t.TempDir()
@@ -146,21 +155,66 @@ func TestBesideEventsWhole(t *testing.T) {
 			if _, ok, err := ingest.LoadRankedCold(context.Background(), []string{dir}, opts, cache, 1, nil); ok || err != nil {
 				t.Fatalf("Kineto traces with %s beside were read rank by rank (%v)", format, err)
 			}
-			if left, _ := os.ReadDir(cache); len(left) > 0 || len(warned.Msgs()) > 0 {
-				t.Errorf("falling back left %d cache entries and warned %q", len(left), warned.Msgs())
+			if left, _ := filepath.Glob(filepath.Join(cache, "*", "*")); len(left) > 0 || len(warned.Msgs()) > 0 {
+				t.Errorf("falling back left %q in the cache and warned %q", left, warned.Msgs())
 			}
-			ds := filepath.Join(t.TempDir(), "ds")
-			if _, err := ingest.IngestShard(context.Background(), []string{dir}, source.Options{}, 0, 1, ds, dataset.Manifest{}); err != nil {
-				t.Fatal(err)
-			}
-			if _, ok, err := ingest.LoadRanked([]string{ds, filepath.Join(dir, format), filepath.Join(dir, "rank-99.trace.json")}, opts, 0, nil); ok || err != nil {
-				t.Errorf("a sharded dataset with %s beside was read rank by rank (%v)", format, err)
+			beside := []string{filepath.Join(dir, format), filepath.Join(dir, "rank-99.trace.json")}
+			for _, ds := range []string{shardedOf(t, traces), datasetOf(t, traces)} {
+				inputs := append([]string{ds}, beside...)
+				if _, ok, err := ingest.LoadRanked(inputs, opts, 0, nil); ok || err != nil {
+					t.Errorf("%s with %s beside was read rank by rank (%v)", filepath.Base(ds), format, err)
+				}
+				cache := t.TempDir()
+				for i := range 2 { // parsing the files beside, then from the entry of their parse
+					before := ingest.BesideParses()
+					if _, ok, err := cachingRead(inputs, opts, cache); ok || err != nil {
+						t.Errorf("%s with %s beside was read rank by rank, caching (%d, %v)", filepath.Base(ds), format, i, err)
+					}
+					if parsed := ingest.BesideParses() - before; parsed > 0 != (i == 0) {
+						t.Errorf("%s, caching read %d: %d groups parsed", filepath.Base(ds), i, parsed)
+					}
+				}
 			}
 			if len(warned.Msgs()) > 0 {
-				t.Errorf("LoadRanked fell back after warning %q", warned.Msgs())
+				t.Errorf("the reads that fell back warned %q", warned.Msgs())
 			}
 		})
 	}
+}
+
+// keepsFallback reports whether the whole read of dir has events of rank.
+func keepsFallback(t *testing.T, dir string, rank int32) bool {
+	t.Helper()
+	tr, err := ingest.Load(context.Background(), []string{dir}, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := tr.Events.RankRange(rank)
+	return hi > lo
+}
+
+// shardedOf ingests the trace files as a sharded dataset of one shard.
+func shardedOf(t *testing.T, files []string) string {
+	t.Helper()
+	ds := filepath.Join(t.TempDir(), "sharded")
+	if _, err := ingest.IngestShard(context.Background(), files, source.Options{}, 0, 1, ds, dataset.Manifest{}); err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+// datasetOf writes the whole read of the trace files as a dataset.
+func datasetOf(t *testing.T, files []string) string {
+	t.Helper()
+	tr, err := ingest.Load(context.Background(), files, source.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := filepath.Join(t.TempDir(), "dataset")
+	if err := dataset.Write(ds, tr, dataset.Manifest{}); err != nil {
+		t.Fatal(err)
+	}
+	return ds
 }
 
 // dropsFallback reports whether the whole read of dir has a skip record of

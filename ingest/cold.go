@@ -45,15 +45,18 @@ var cacheManifest = dataset.Manifest{Tool: "tpptrace (cache)", Fast: true}
 // LoadRankedCold is LoadRankedCached of an entry not written yet: when
 // paths are trace files of one timeline format IngestShard reads (Kineto
 // traces, or nsys exports), of at least minEvents events as their sizes
-// estimate them, with nothing else beside them but files that hold no
-// events (besideFormats: NCCL logs, NVML samples, and Flight Recorder
-// dumps, NCCL profiler traces and NCCL Inspector records without
-// timings), it writes their cache entry as a sharded dataset of about
-// ShardEvents events a shard, read one shard after another, and the files
-// beside, read whole first, as one dataset per format beside the shards
-// (BesideDir), and reads that rank by rank
-// (ShardedRanked, whose Model merges them as Load does). Warnings and
-// progress are those of Load. ok is false, with nothing read, for other
+// estimate them, with nothing else beside them but files of besideFormats
+// (NCCL logs, NVML samples, Flight Recorder dumps, NCCL profiler traces,
+// NCCL Inspector records), it writes their cache entry as a sharded
+// dataset of about ShardEvents events a shard, read one shard after
+// another, and the files beside, read whole first, as one dataset per
+// format beside the shards (BesideDir), and reads that rank by rank
+// (ShardedRanked, whose Model merges them as Load does). The events of
+// timed dumps and verbose records (a Fallback part) are those Merge drops
+// when every rank they time has events in the shards: the part is then
+// written reduced (besideParts), and otherwise the inputs go to the whole
+// read, the shards read for nothing. Warnings and progress are those of
+// Load. ok is false, with nothing kept or said, for other
 // inputs, and also when building the entry failed for another reason than
 // ctx or the memory budget (LoadCached then reads the inputs whole, and
 // says what is wrong).
@@ -90,14 +93,19 @@ func LoadRankedTemp(ctx context.Context, paths []string, opts source.Options, ca
 
 // load reads the files beside the timeline, then builds the entry and
 // reads it rank by rank (LoadRankedCold). Files beside that hold events
-// (or cannot be read) leave the inputs to the whole read before anything
-// is written or warned of.
+// other than a Fallback part's (or cannot be read) leave the inputs to the
+// whole read before anything is written or warned of. A Fallback part
+// that times a rank the shards hold no events of does so once the shards
+// are read (build: errTimelineMissing): its warnings, and those before,
+// are held until then (holdWarnings) and not said.
 func (p *coldPlan) load(ctx context.Context, paths []string, opts source.Options, annotation func(name string) bool) (Ranked, bool, error) {
-	if ok, err := p.readFilesBeside(ctx, paths, opts); !ok || err != nil {
+	ok, err := p.readFilesBeside(ctx, paths, &opts)
+	if !ok || err != nil {
 		return nil, ok, err
 	}
 	if err := p.build(ctx, opts); err != nil {
 		if ctx.Err() != nil || errors.Is(err, source.ErrMemoryBudget) {
+			p.sayHeld()
 			return nil, true, errors.Join(ctx.Err(), err)
 		}
 		return nil, false, nil
@@ -107,24 +115,57 @@ func (p *coldPlan) load(ctx context.Context, paths []string, opts source.Options
 		os.RemoveAll(p.entry) // the whole read says what is wrong
 		return nil, false, nil
 	}
+	p.sayHeld()
 	return sr, true, nil
 }
 
 // readFilesBeside reads the files beside the timeline whole, their warnings
 // kept for later (readBesideGroups), then warns of the inputs skipped, as
 // Load does; ok is false, with nothing said, when those files hold events
-// or cannot be read. A cancelled read or the memory budget is an error.
-func (p *coldPlan) readFilesBeside(ctx context.Context, paths []string, opts source.Options) (ok bool, err error) {
-	p.extra, p.warns, err = readBesideGroups(ctx, p.beside, opts)
+// other than a Fallback part's or cannot be read. When a Fallback part was
+// reduced (besideParts), opts.Warn is held
+// from here on (holdWarnings). A cancelled read or the memory budget is an
+// error.
+func (p *coldPlan) readFilesBeside(ctx context.Context, paths []string, opts *source.Options) (ok bool, err error) {
+	p.side, err = readBesideGroups(ctx, p.beside, *opts)
 	if err != nil && ctx.Err() == nil && !errors.Is(err, source.ErrMemoryBudget) {
 		return false, nil
 	}
-	warnSkips(opts, paths, p.sniffed, p.in.skipped)
+	if len(p.side.timed) > 0 {
+		p.holdWarnings(opts)
+	}
+	warnSkips(*opts, paths, p.sniffed, p.in.skipped)
 	if err != nil {
+		p.sayHeld()
 		return true, errors.Join(ctx.Err(), err)
 	}
 	return true, nil
 }
+
+// holdWarnings has opts.Warn's warnings held, in order, until sayHeld, and
+// the shards note the ranks they hold events of (timeline): a build that
+// finds a rank a Fallback part times without one gives the inputs to the
+// whole read, which says them.
+func (p *coldPlan) holdWarnings(opts *source.Options) {
+	p.timeline = map[int32]bool{}
+	if opts.Warn != nil {
+		p.warn, p.held = opts.Warn, &source.Warnings{}
+		opts.Warn = p.held.Add
+	}
+}
+
+// sayHeld says the warnings held (holdWarnings), in order, once.
+func (p *coldPlan) sayHeld() {
+	if p.held != nil {
+		sayWarnings(p.warn, p.held.Msgs())
+		p.held = nil
+	}
+}
+
+// errTimelineMissing says that a Fallback part beside the timeline times a
+// rank the timeline holds no events of: Merge keeps those events, which
+// the shards cannot serve, so the inputs go to the whole read.
+var errTimelineMissing = errors.New("a rank the files beside time has no timeline")
 
 // coldPlan is how LoadRankedCold builds one cache entry.
 type coldPlan struct {
@@ -133,12 +174,15 @@ type coldPlan struct {
 	format      string       // kineto.Format.Name or nsysFormat
 	files       []string     // the format's files
 	beside      []besideGroup
-	extra       []*model.Trace // beside's traces, read whole (readBesideGroups)
-	warns       []string       // their readers' warnings, said after the shards'
-	key         string         // the entry's name (cacheKey)
+	side        besideParts // beside's traces, read whole (readBesideGroups); their warnings said after the shards'
+	key         string      // the entry's name (cacheKey)
 	root, entry string
 	prune       bool // the root is our own: older entries are removed
 	n           int  // shards
+
+	timeline map[int32]bool // the ranks the shards hold events of; nil: not noted (holdWarnings)
+	warn     func(string)   // where the held warnings go
+	held     *source.Warnings
 }
 
 // planCold checks the inputs and the cache and estimates the job.
@@ -187,12 +231,14 @@ func planInputs(paths []string, opts source.Options, minEvents int64) (p *coldPl
 
 // besideFormats are the formats a read rank by rank reads whole beside
 // the timeline's shards: they hold no events (ranks, communicators, GPU
-// samples; no collective rows, streams or names either), so that merging
-// them into the cross-rank rows (the ShardedRanked's Model) is merging
-// them into every event (Load). Flight Recorder dumps with timed entries
-// and verbose Inspector records do give events (a Fallback part): a group
-// whose read holds any is left to the whole read (besideGroup.read,
-// docs/performance.md round 36).
+// samples), so that merging them into the cross-rank rows (the
+// ShardedRanked's Model) is merging them into every event (Load). Flight
+// Recorder dumps with timed entries and verbose Inspector records do give
+// events (a Fallback part), which Merge drops for the ranks with a
+// timeline, after adding the part's streams, names and collectives: a
+// read rank by rank merges the part without them (besideParts), and is
+// Load's only when every rank it times has a timeline (docs/performance.md
+// rounds 36 and 38).
 var besideFormats = map[string]bool{ncclog.Format.Name: true, nvml.Formats[0].Name: true,
 	flightrec.Format.Name: true, profiler.Format.Name: true, inspector.Format.Name: true}
 
@@ -268,7 +314,10 @@ func (p *coldPlan) build(ctx context.Context, opts source.Options) error {
 		if err := p.writeShards(ctx, tmp, opts); err != nil {
 			return err
 		}
-		sayWarnings(opts.Warn, p.warns) // after the timeline's, as Load says them
+		if !p.side.covered(func(r int32) bool { return p.timeline[r] }) {
+			return errTimelineMissing
+		}
+		sayWarnings(opts.Warn, p.side.warns) // after the timeline's, as Load says them
 		return p.writeBeside(tmp)
 	})
 }
@@ -277,7 +326,7 @@ func (p *coldPlan) build(ctx context.Context, opts source.Options) error {
 // dataset BesideDir(tmp, i).
 func (p *coldPlan) writeBeside(tmp string) error {
 	for i, g := range p.beside {
-		if err := dataset.Write(BesideDir(tmp, i), absolute(p.extra[i]), besideManifest); err != nil {
+		if err := dataset.Write(BesideDir(tmp, i), absolute(p.side.traces[i]), besideManifest); err != nil {
 			return fmt.Errorf("%s beside the shards: %w", g.format.Name, err)
 		}
 	}
@@ -285,16 +334,16 @@ func (p *coldPlan) writeBeside(tmp string) error {
 }
 
 // read reads the group's files whole, as Load reads them, within the
-// memory budget; they must hold no events: a Fallback part's events (timed
-// Flight Recorder entries, verbose Inspector records) are the events of
-// the ranks without a timeline, and Merge drops those of the others by
-// which ranks hold events, which the cross-rank rows do not say.
+// memory budget; they must hold no events but a Fallback part's (timed
+// Flight Recorder entries, verbose Inspector records: the events of the
+// ranks without a timeline, which Merge drops for the others and
+// readBesideGroups reduces, model.Trace.DropFallback).
 func (g besideGroup) read(ctx context.Context, opts source.Options) (*model.Trace, error) {
 	t, err := g.format.Read(ctx, g.files, opts)
 	if err == nil {
 		err = source.CheckMemory(opts.MaxMemory)
 	}
-	if err == nil && t.Events.Len() > 0 {
+	if err == nil && t.Events.Len() > 0 && !t.Fallback {
 		err = fmt.Errorf("%d events", t.Events.Len())
 	}
 	return t, err
@@ -345,7 +394,21 @@ func (p *coldPlan) writeShard(ctx context.Context, tmp string, k int, opts sourc
 	if err != nil {
 		return meta, fmt.Errorf("shard %d/%d: %w", k, p.n, err)
 	}
+	p.noteTimeline(t)
 	return meta, writeShard(ShardDir(tmp, k), absolute(t), absoluteMeta(meta), cacheManifest)
+}
+
+// noteTimeline notes the ranks t holds events of, when asked to
+// (holdWarnings).
+func (p *coldPlan) noteTimeline(t *model.Trace) {
+	if p.timeline == nil {
+		return
+	}
+	for i, r := range t.Events.Rank {
+		if i == 0 || r != t.Events.Rank[i-1] {
+			p.timeline[r] = true
+		}
+	}
 }
 
 // absoluteMeta is meta with the paths of its skip records absolute; the

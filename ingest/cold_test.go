@@ -43,9 +43,13 @@ func TestColdRankedEqualsWhole(t *testing.T) {
 		{"default", "", nil, 2_000, []string{"nccl-inspector"}},
 		{"default", "", nil, 2_000, []string{"flight-recorder"}},
 		{"default", "", nil, 2_000, []string{"nccl-profiler"}},
+		{"default", "", nil, 2_000, []string{"flight-recorder-timed"}},  // a Fallback part, reduced
+		{"default", "", nil, 2_000, []string{"nccl-inspector-verbose"}}, // the same
+		{"default", "", nil, 2_000, []string{"flight-recorder-timed", "nccl-inspector-verbose", "nccl-log"}},
 		{"big-64", "", nil, 30_000, []string{"flight-recorder", "nccl-profiler", "nccl-inspector", "nccl-log", "nvml"}},
 		{"default", "", &nsysw.Options{}, 1_000, []string{"flight-recorder", "nccl-inspector"}},
 		{"default", "", &nsysw.Options{}, 1_000, nil},
+		{"default", "", &nsysw.Options{}, 1_000, []string{"flight-recorder-timed", "nccl-inspector-verbose"}},
 		{"default", "", &nsysw.Options{}, 1_000, []string{"nccl-log", "nvml"}},
 		{"default", "", &nsysw.Options{Dialect: nsysw.DialectReal}, 1_000, nil}, // communicator hashes only
 	}
@@ -56,6 +60,9 @@ func TestColdRankedEqualsWhole(t *testing.T) {
 		}
 		t.Run(fmt.Sprintf("%s-%s-%s%s", c.scenario, c.dialect, format, strings.Join(append([]string{""}, c.beside...), "+")), func(t *testing.T) {
 			dir := coldJob(t, c.scenario, c.dialect, c.nsys, c.beside...)
+			if fallback := slices.Contains(c.beside, "flight-recorder-timed") || slices.Contains(c.beside, "nccl-inspector-verbose"); fallback && !dropsFallback(t, dir) {
+				t.Fatal("the whole read dropped no collective timings of the files beside")
+			}
 			want := resultJSON(t, dir)
 			defer ingest.SetShardEvents(c.shardEvents)()
 			cache := t.TempDir()
@@ -211,7 +218,8 @@ func coldRankedJSON(t *testing.T, dir, cache string, opts source.Options) []byte
 }
 
 // sameTables checks that the warm entry read rank by rank holds the
-// sources, ranks, communicators and GPU samples of the whole read.
+// sources, ranks, streams, skip records, as many collectives,
+// communicators and GPU samples as the whole read.
 func sameTables(t *testing.T, dir, cache string) {
 	t.Helper()
 	whole, err := ingest.Load(context.Background(), []string{dir}, source.Options{})
@@ -228,6 +236,9 @@ func sameTables(t *testing.T, dir, cache string) {
 		t.Errorf("sources: %d read rank by rank, %d whole", len(m.Sources), len(whole.Sources))
 	case !slices.Equal(m.Ranks, whole.Ranks):
 		t.Error("the ranks read rank by rank differ from the whole read's")
+	case !slices.Equal(m.Streams, whole.Streams) || m.Colls.Len() != whole.Colls.Len() || !slices.Equal(m.Skipped, whole.Skipped):
+		t.Errorf("streams, collectives, skip records: %d, %d, %d read rank by rank; %d, %d, %d whole",
+			len(m.Streams), m.Colls.Len(), len(m.Skipped), len(whole.Streams), whole.Colls.Len(), len(whole.Skipped))
 	case len(m.Comms) != len(whole.Comms) || len(m.SampleGPUs) != len(whole.SampleGPUs) || m.Samples.Len() != whole.Samples.Len():
 		t.Errorf("communicators, sampled GPUs, samples: %d, %d, %d read rank by rank; %d, %d, %d whole",
 			len(m.Comms), len(m.SampleGPUs), m.Samples.Len(), len(whole.Comms), len(whole.SampleGPUs), whole.Samples.Len())

@@ -23,11 +23,13 @@ type Ranked interface {
 // LoadRanked reads paths rank by rank (dataset.ReadRanked, docs/memory.md)
 // when they are one dataset directory or one sharded dataset
 // (ShardedRanked), with nothing else or with files that hold no events
-// beside it (besideFormats: NCCL logs, NVML samples, untimed Flight
-// Recorder dumps, NCCL profiler traces, non-verbose Inspector records;
-// read whole and merged as Load merges them), holding at least minEvents
-// events; ok is false for any other inputs (Load reads those), and when a
-// beside file could not be read or holds events (before any warning: the
+// beside it (besideFormats: NCCL logs, NVML samples, Flight Recorder
+// dumps, NCCL profiler traces, Inspector records; read whole and merged
+// as Load merges them, timed dumps and verbose records reduced to what
+// Merge keeps of them: besideParts), holding at least minEvents events;
+// ok is false for any other inputs (Load reads those), and when a beside
+// file could not be read, holds events that are no Fallback part's, or
+// times a rank the dataset has no events of (before any warning: the
 // caller's whole read then says what is wrong).
 // The cross-rank trace is validated as Load validates the whole one; each
 // rank's events are checked when they are read. annotation picks the CPU

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/source"
@@ -14,8 +15,10 @@ import (
 // their cache entry) and merged after the dataset (after the shards'
 // join), then the skip records, in Load's order and with Load's warnings.
 // ok is false, with nothing read or said, for a file of another format
-// beside it, and when a file beside it cannot be read or holds events
-// (Load says what is wrong).
+// beside it, when a file beside it cannot be read or holds events other
+// than a Fallback part's (Load says what is wrong), and when a Fallback
+// part times a rank that has no events in the dataset (Merge keeps its
+// events: besideParts.covered).
 func loadBeside(in inputs, paths []string, opts source.Options, read besideReader, minEvents int64, annotation func(name string) bool) (Ranked, bool, error) {
 	sharded := len(in.sharded) == 1
 	dir := append(in.datasets, in.sharded...)[0]
@@ -37,14 +40,14 @@ func loadBeside(in inputs, paths []string, opts source.Options, read besideReade
 	if !ok {
 		return nil, false, nil
 	}
-	extra, warns, err := read(in, paths, beside, opts)
-	if err != nil {
+	side, err := read(in, paths, beside, opts)
+	if err != nil || len(side.timed) > 0 && !side.covered(timelineOf(dir, sharded)) {
 		return nil, false, nil // nothing said: the whole read says it
 	}
 	skips := append(trailing, skipped.Skipped...)
 	warnSkips(opts, paths, skips, in.skipped)
-	sayWarnings(opts.Warn, warns)
-	sr, err := readBesideRanked(dir, sharded, annotation, extra, append(skips, in.skipped...))
+	sayWarnings(opts.Warn, side.warns)
+	sr, err := readBesideRanked(dir, sharded, annotation, side.traces, append(skips, in.skipped...))
 	if err != nil {
 		return nil, true, err
 	}
@@ -54,26 +57,54 @@ func loadBeside(in inputs, paths []string, opts source.Options, read besideReade
 	return sr, true, nil
 }
 
+// besideParts is the read of the groups of files beside a dataset or the
+// timeline's shards (readBesideGroups): one trace a group, in Load's
+// order, a Fallback part with events (timed Flight Recorder entries,
+// verbose Inspector records) reduced to what Merge keeps of it beside a
+// timeline of every rank it times (model.Trace.DropFallback); their
+// readers' warnings, to be said; and those ranks, each of which must have
+// events in the timeline for the merge to be Load's (covered).
+type besideParts struct {
+	traces []*model.Trace
+	warns  []string
+	timed  []int32 // the ranks whose Fallback events were dropped, ascending
+}
+
+// covered reports whether every rank whose Fallback events were dropped
+// has events in the timeline, as has says.
+func (b besideParts) covered(has func(rank int32) bool) bool {
+	for _, r := range b.timed {
+		if !has(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // readBesideGroups reads each group of files beside a dataset or the
 // timeline's shards whole (besideGroup.read), in Load's order, keeping
 // their readers' warnings, in order, to be said once the read is known
-// to go on rank by rank (sayWarnings); err is the first group's that
-// could not be read or holds events.
-func readBesideGroups(ctx context.Context, beside []besideGroup, opts source.Options) ([]*model.Trace, []string, error) {
+// to go on rank by rank (sayWarnings), and reduces each Fallback part
+// (besideParts); err is the first group's that could not be read or holds
+// events of another kind.
+func readBesideGroups(ctx context.Context, beside []besideGroup, opts source.Options) (besideParts, error) {
 	var kept source.Warnings
 	if opts.Warn != nil {
 		opts.Warn = kept.Add
 	}
-	extra := make([]*model.Trace, 0, len(beside))
+	out := besideParts{traces: make([]*model.Trace, 0, len(beside))}
 	for _, g := range beside {
 		besideParses.Add(1)
 		t, err := g.read(ctx, opts)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", g.format.Name, err)
+			return besideParts{}, fmt.Errorf("%s: %w", g.format.Name, err)
 		}
-		extra = append(extra, t)
+		t, ranks := t.DropFallback()
+		out.traces = append(out.traces, t)
+		out.timed = slices.Compact(slices.Sorted(slices.Values(append(out.timed, ranks...))))
 	}
-	return extra, kept.Msgs(), nil
+	out.warns = kept.Msgs()
+	return out, nil
 }
 
 // sayWarnings passes msgs to warn, in order (none when warn is nil).
@@ -113,4 +144,25 @@ func readDatasetWith(dir string, annotation func(name string) bool, extra []*mod
 		return nil, fmt.Errorf("merging %s with the files beside it: %w", dir, err)
 	}
 	return sr, sr.bind(t, rows)
+}
+
+// timelineOf says which ranks have events in the dataset or sharded
+// dataset in dir, as its manifests (or its shards') count them; a manifest
+// that cannot be read says none (the read then says what is wrong).
+func timelineOf(dir string, sharded bool) func(rank int32) bool {
+	has := map[int32]bool{}
+	for k := 0; k == 0 || sharded; k++ {
+		d := dir
+		if sharded {
+			d = ShardDir(dir, k)
+		}
+		m, err := dataset.ReadManifest(d)
+		if err != nil {
+			break
+		}
+		for i, n := range m.RankEvents {
+			has[m.Ranks[i]] = has[m.Ranks[i]] || n > 0
+		}
+	}
+	return func(rank int32) bool { return has[rank] }
 }

@@ -210,6 +210,8 @@ func TestDatasetBesideRanked(t *testing.T) {
 		{ds, filepath.Join(side, "nvml"), filepath.Join(side, "flight-recorder")},
 		{ds, filepath.Join(side, "nvml"), filepath.Join(side, "nccl-profiler")},
 		{ds, filepath.Join(side, "nvml"), filepath.Join(side, "nccl-inspector")},
+		{ds, filepath.Join(side, "nvml"), filepath.Join(side, "flight-recorder-timed")},                               // a Fallback part, reduced
+		{ds, filepath.Join(side, "nccl"), filepath.Join(side, "nvml"), filepath.Join(side, "nccl-inspector-verbose")}, // the same
 	} {
 		besideRankedSame(t, inputs)
 	}
@@ -222,8 +224,9 @@ func TestDatasetBesideRanked(t *testing.T) {
 // besideFixture writes the default job as one dataset (ds), its NCCL logs
 // (one of an odd version: oddVersion), NVML samples, Flight Recorder dumps,
 // NCCL profiler traces and Inspector records in side/nccl, side/nvml,
-// side/flight-recorder, side/nccl-profiler and side/nccl-inspector, and
-// its Kineto traces in dir.
+// side/flight-recorder, side/nccl-profiler and side/nccl-inspector, timed
+// dumps and verbose records in side/flight-recorder-timed and
+// side/nccl-inspector-verbose, and its Kineto traces in dir.
 func besideFixture(t *testing.T) (ds, side, dir string) {
 	t.Helper()
 	job := sampletest.Job(t, "default")
@@ -237,7 +240,7 @@ func besideFixture(t *testing.T) (ds, side, dir string) {
 		t.Fatal(err)
 	}
 	side = t.TempDir()
-	writeBeside(t, side, job, []string{"nccl-log", "nvml", "flight-recorder", "nccl-profiler", "nccl-inspector"})
+	writeBeside(t, side, job, []string{"nccl-log", "nvml", "flight-recorder", "nccl-profiler", "nccl-inspector", "flight-recorder-timed", "nccl-inspector-verbose"})
 	oddVersion(t, filepath.Join(side, "nccl"))
 	return ds, side, dir
 }
@@ -342,6 +345,9 @@ func (run besideRun) same(t *testing.T, whole besideRun, how string) {
 		t.Errorf("%s: the files beside were not merged (%d GPUs, %d of %d sources, %d of %d skips)", how,
 			len(m.SampleGPUs), len(m.Sources), len(w.Sources), len(m.Skipped), len(w.Skipped))
 	}
+	if !slices.Equal(m.Streams, w.Streams) || m.Colls.Len() != w.Colls.Len() {
+		t.Errorf("%s: %d streams, %d collectives; the whole read's %d, %d", how, len(m.Streams), m.Colls.Len(), len(w.Streams), w.Colls.Len())
+	}
 	if !bytes.Equal(run.result, whole.result) {
 		t.Errorf("%s: the Result differs from the whole read's", how)
 	}
@@ -365,7 +371,7 @@ func TestShardedBesideRanked(t *testing.T) {
 	}
 	side := t.TempDir()
 	nccl := []string{"nccl-log", "flight-recorder", "nccl-profiler", "nccl-inspector"}
-	writeBeside(t, side, job, append(nccl, "nvml"))
+	writeBeside(t, side, job, append(nccl, "nvml", "flight-recorder-timed", "nccl-inspector-verbose"))
 	oddVersion(t, filepath.Join(side, "nccl"))
 	inputs := []string{root, filepath.Join(side, "nccl"), filepath.Join(side, "nvml")}
 	besideRankedSame(t, inputs)
@@ -374,6 +380,7 @@ func TestShardedBesideRanked(t *testing.T) {
 		all = append(all, filepath.Join(side, f))
 	}
 	besideRankedSame(t, all)
+	besideRankedSame(t, []string{root, filepath.Join(side, "nvml"), filepath.Join(side, "flight-recorder-timed"), filepath.Join(side, "nccl-inspector-verbose")})
 	other := append(inputs, filepath.Join(dir, "rank-0.pt.trace.json.gz")) // a Kineto trace beside: two timelines
 	if _, ok, _ := ingest.LoadRanked(other, source.Options{}, 0, nil); ok {
 		t.Error("a sharded dataset with a trace file beside it was read rank by rank")

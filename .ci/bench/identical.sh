@@ -6,8 +6,9 @@
 # A performance change must not change a figure. For the bundled sample and a
 # set of generated jobs (every scenario of 'samples list' that is quick, each
 # dialect of the default scenario, nsys, nsys-real, NCCL logs and NVML beside
-# Kineto, Flight Recorder dumps, NCCL profiler traces and Inspector records
-# beside Kineto, nsys and a dataset, the 64-rank big-64 job, a 2-shard dataset of it and datasets read rank
+# Kineto, Flight Recorder dumps (timed or not), NCCL profiler traces and
+# Inspector records (verbose or not) beside Kineto, nsys and a dataset, the
+# 64-rank big-64 job, a 2-shard dataset of it and datasets read rank
 # by rank, and --no-cache trace files read rank by rank) it runs
 # 'analyze --json --no-cache' with both binaries, from the cache too (a cold
 # run, then a warm one; for a dataset with logs beside it, the logs' parse
@@ -25,6 +26,7 @@ trap 'rm -rf "$work"' EXIT
 export XDG_CACHE_HOME="$work/cache"
 fail=0
 newargs= # extra flags for the new binary's subcommand only (set per case below)
+newcache= # when set, the new binary's cache ($TPPTRACE_CACHE), apart from the old one's
 
 # strip drops the lines that name the binary.
 strip() { grep -v '"tool":' "$1" || true; }
@@ -38,7 +40,11 @@ same() {
 	# the new binary gets $newargs after the subcommand
 	sub=$1
 	shift
-	"$new" "$sub" $newargs "$@" >"$work/new.out" 2>"$work/new.err" || rc=$((rc + $?))
+	if [ -n "$newcache" ]; then
+		TPPTRACE_CACHE=$newcache "$new" "$sub" $newargs "$@" >"$work/new.out" 2>"$work/new.err" || rc=$((rc + $?))
+	else
+		"$new" "$sub" $newargs "$@" >"$work/new.out" 2>"$work/new.err" || rc=$((rc + $?))
+	fi
 	if [ "$rc" -ne 0 ] || [ ! -s "$work/old.out" ]; then
 		printf 'FAILED  %s\n' "$label"
 		tail -3 "$work/old.err" "$work/new.err"
@@ -53,9 +59,13 @@ same() {
 	fi
 }
 
-# frdumps DIR N: untimed Flight Recorder JSON dumps of ranks 0..N-1, one a
-# rank (DIR/rank_R.json): the default process group and two collectives.
+# frdumps DIR N [timed]: untimed Flight Recorder JSON dumps of ranks 0..N-1,
+# one a rank (DIR/rank_R.json): the default process group and two
+# collectives; with "timed", each collective with its duration_ms
+# (TORCH_NCCL_ENABLE_TIMING=1: events, a Fallback part).
 frdumps() {
+	dur=
+	[ "${3:-}" != timed ] || dur='"duration_ms": 1.5, '
 	mkdir -p "$1"
 	all=$(seq -s ', ' 0 $(($2 - 1)))
 	for r in $(seq 0 $(($2 - 1))); do
@@ -63,7 +73,7 @@ frdumps() {
 			printf '{"version": "2.9", "pg_config": {"0": {"name": "0", "desc": "default_pg", "ranks": "[%s]"}}, "entries": [' "$all"
 			for i in 1 2; do
 				[ "$i" -eq 1 ] || printf ', '
-				printf '{"record_id": %d, "pg_id": 0, "process_group": ["0", "default_pg"], "collective_seq_id": %d, "p2p_seq_id": 0, "op_id": %d, "profiling_name": "nccl:all_reduce", "time_created_ns": %d, "state": "completed", "input_sizes": [[1024]], "input_dtypes": ["Float"], "output_sizes": [[1024]], "output_dtypes": ["Float"], "retired": true, "timeout_ms": 600000, "frames": []}' \
+				printf '{"record_id": %d, "pg_id": 0, "process_group": ["0", "default_pg"], "collective_seq_id": %d, "p2p_seq_id": 0, "op_id": %d, "profiling_name": "nccl:all_reduce", "time_created_ns": %d, "state": "completed", "input_sizes": [[1024]], "input_dtypes": ["Float"], "output_sizes": [[1024]], "output_dtypes": ["Float"], '"$dur"'"retired": true, "timeout_ms": 600000, "frames": []}' \
 					"$i" "$i" "$i" $((1000000000000000000 + i * 1000))
 			done
 			printf ']}'
@@ -80,6 +90,26 @@ proftraces() {
 		host=$(printf 'node%03d' $((r / 8))) pid=$((2910000 + 131 * r))
 		printf '[\n{"name": "AllReduce", "cat": "COLL", "ph": "b", "id": 1, "pid": %d, "tid": 1, "ts": 1.5, "args": {"CommHash": 1234567, "Rank": %d, "Count": 8, "Datatype": "ncclFloat32"}},\n{}]\n' \
 			"$pid" "$r" >"$1/nccl_profile-$host-$pid.txt"
+	done
+}
+
+# verbose DIR OUT: the Inspector records in DIR made verbose
+# (NCCL_INSPECTOR_DUMP_VERBOSE=1: events, a Fallback part) in OUT, each
+# with its event trace, the kernel ending 1 ms before the record's dump.
+verbose() {
+	mkdir -p "$2"
+	for f in "$1"/*; do
+		awk 'function num(key, s) {
+			if (!match($0, "\"" key "\":[0-9]+")) return 0
+			s = substr($0, RSTART, RLENGTH); sub(/.*:/, "", s); return s + 0
+		}
+		{
+			k = "coll"; if (index($0, "\"p2p_perf\"")) k = "p2p"
+			sn = num(k "_sn"); stop = num("dump_timestamp_us") - 1000; start = stop - num(k "_exec_time_us")
+			sub(/}}$/, "")
+			printf "%s,\"event_trace_sn\":{\"%s_start_sn\":%.0f,\"%s_stop_sn\":%.0f,\"kernel_events\":[{\"channel_id\":0,\"kernel_start_sn\":%.0f,\"kernel_stop_sn\":%.0f,\"kernel_record_sn\":%.0f}]}", $0, k, 3*sn, k, 3*sn+2, 3*sn, 3*sn+1, 3*sn+1
+			printf ",\"event_trace_ts\":{\"%s_start_ts\":%.0f,\"%s_stop_ts\":%.0f,\"kernel_events\":[{\"channel_id\":0,\"kernel_start_ts\":%.0f,\"kernel_stop_ts\":%.0f,\"kernel_record_ts\":%.0f}]}}}\n", k, start-2, k, stop+1, start, stop, stop
+		}' "$f" >"$2/$(basename "$f")"
 	done
 }
 
@@ -121,6 +151,8 @@ done
 job mixed --scenario default --formats kineto,nsys,nsys-real,nccl-log,nvml,nccl-inspector
 n=$(ls "$work/mixed"/rank-*.pt.trace.json.gz | wc -l)
 frdumps "$work/mixed/fr" "$n"
+frdumps "$work/mixed/frt" "$n" timed
+verbose "$work/mixed/nccl-inspector" "$work/mixed/inspv"
 proftraces "$work/mixed/prof" "$n"
 same "default kineto+nccl-log+nvml" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/nccl" "$work/mixed/nvml"
 same "default nsys" analyze --json --no-cache "$work/mixed/nsys"
@@ -163,6 +195,27 @@ same "default kineto+flight-recorder${ranked:+ (new: by rank)}" analyze --json -
 same "default kineto+nccl-profiler${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/prof"
 same "default nsys+flight-recorder+nccl-profiler+nccl-inspector${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed/nsys" "$work/mixed/fr" "$work/mixed/prof" "$work/mixed/nccl-inspector"
 again "default dataset+flight-recorder+nccl-profiler+nccl-inspector${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/fr" "$work/mixed/prof" "$work/mixed/nccl-inspector"
+# Timed dumps and verbose records beside (events, a Fallback part, which
+# Merge drops for the ranks with a timeline: read rank by rank since round
+# 38, the part reduced), cold into a cache of the new binary's own, then
+# warm from its entry; and beside a job without rank 5's trace (Merge
+# keeps rank 5's timings: the whole read).
+same "default kineto+flight-recorder-timed${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/frt"
+same "default kineto+nccl-inspector-verbose${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/inspv"
+same "default nsys+flight-recorder-timed+nccl-inspector-verbose${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed/nsys" "$work/mixed/frt" "$work/mixed/inspv"
+same "default 2 shards+flight-recorder-timed+nccl-inspector-verbose+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.ds" "$work/mixed/frt" "$work/mixed/inspv" "$work/mixed/nvml"
+again "default dataset+flight-recorder-timed+nccl-inspector-verbose${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/frt" "$work/mixed/inspv"
+newcache="$work/newcache"
+same "default kineto+flight-recorder-timed+nccl-inspector-verbose cold (new: a cache of its own)" analyze --json "$work/mixed"/*.gz "$work/mixed/frt" "$work/mixed/inspv"
+same "default kineto+flight-recorder-timed+nccl-inspector-verbose warm (new: a cache of its own)" analyze --json "$work/mixed"/*.gz "$work/mixed/frt" "$work/mixed/inspv"
+if [ -n "$ranked" ] && [ -z "$(find "$newcache" -type d -name 'shard=*' 2>/dev/null)" ]; then
+	printf 'note    the new binary kept no sharded entry of the job with timed dumps beside (a binary before round 39)\n'
+fi
+newcache=
+no5=$(ls "$work/mixed"/rank-*.pt.trace.json.gz | grep -v '/rank-5\.pt')
+same "default kineto but rank 5+flight-recorder-timed${ranked:+ (new: by rank)}" analyze --json --no-cache $no5 "$work/mixed/frt"
+"$old" ingest $no5 -o "$work/mixed.no5" >/dev/null 2>&1
+again "default dataset but rank 5+nccl-inspector-verbose${ranked:+ (new: by rank)}" analyze --json "$work/mixed.no5" "$work/mixed/inspv"
 if [ -z "$(find "$XDG_CACHE_HOME" -name beside.json 2>/dev/null)" ]; then
 	printf 'note    no cache entry of the files beside a dataset (a binary before round 35)\n'
 fi
