@@ -238,7 +238,7 @@ func planInputs(paths []string, opts source.Options, minEvents int64) (p *coldPl
 // timeline, after adding the part's streams, names and collectives: a
 // read rank by rank merges the part without them (besideParts), and is
 // Load's only when every rank it times has a timeline (docs/performance.md
-// rounds 36 and 38).
+// rounds 36 and 39).
 var besideFormats = map[string]bool{ncclog.Format.Name: true, nvml.Formats[0].Name: true,
 	flightrec.Format.Name: true, profiler.Format.Name: true, inspector.Format.Name: true}
 
