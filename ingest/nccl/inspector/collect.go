@@ -34,12 +34,36 @@ func (c *collector) add(r InspectorRecord) {
 	if !ok {
 		return
 	}
-	op, known := c.opIdx[r.Op]
+	c.timed = append(c.timed, timedRec{start: start, dur: dur, seq: r.Seq, bytes: r.Bytes, view: v, op: c.op(r.Op), peer: r.Peer})
+}
+
+// op returns the index of an operation's name, numbered as first seen.
+func (c *collector) op(name string) int32 {
+	i, known := c.opIdx[name]
 	if !known {
-		op = int32(len(c.ops))
-		c.ops, c.opIdx[r.Op] = append(c.ops, r.Op), op
+		i = int32(len(c.ops))
+		c.ops, c.opIdx[name] = append(c.ops, name), i
 	}
-	c.timed = append(c.timed, timedRec{start: start, dur: dur, seq: r.Seq, bytes: r.Bytes, view: v, op: op, peer: r.Peer})
+	return i
+}
+
+// merge adds what o kept as if o's records were added here, after those
+// added so far: o's views in the order o lists them (a view's first two
+// copies, the only ones that can be listed here too), its operations, and
+// its timed records renumbered to this collector's views and operations.
+func (c *collector) merge(o *collector) {
+	views := make([]int32, len(o.views))
+	for i, v := range o.views {
+		views[i] = c.view(v)
+	}
+	ops := make([]int32, len(o.ops))
+	for i, name := range o.ops {
+		ops[i] = c.op(name)
+	}
+	for _, r := range o.timed {
+		r.view, r.op = views[r.view], ops[r.op]
+		c.timed = append(c.timed, r)
+	}
 }
 
 // view returns the index of v's first copy. A view is listed at most

@@ -12,23 +12,39 @@ import (
 // readInspector reads Inspector files: ranks and communicators from every
 // record, and from verbose records (event_trace_ts) timed KindComm events
 // in a Fallback trace on the host wall clock (ClockBase 0, epoch ns), so
-// that a Kineto or nsys timeline of a rank replaces them on Merge.
+// that a Kineto or nsys timeline of a rank replaces them on Merge. The
+// files are read on every core and added in path order (source.InOrder).
 func readInspector(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
 	c := newCollector()
 	var skips []model.Skip
-	for _, p := range paths {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		sk, err := readInspectorFile(p, opts.MaxMemory, c.add)
-		if err != nil {
-			return nil, err
-		}
-		skips = append(skips, sk...)
+	err := source.InOrder(ctx, len(paths), opts.Workers, func(i int) (fileRecords, error) {
+		return readFileRecords(paths[i], opts.MaxMemory)
+	}, func(_ int, f fileRecords) error {
+		c.merge(f.c)
+		skips = append(skips, f.skips...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	t := c.trace(paths)
 	t.Skipped = append(t.Skipped, skips...)
 	return t, nil
+}
+
+// fileRecords is what one file gives: its records, collected on their own
+// (the file is read beside others, collector.merge adds them in file
+// order), and its skips.
+type fileRecords struct {
+	c     *collector
+	skips []model.Skip
+}
+
+// readFileRecords reads one file into a collector of its own.
+func readFileRecords(p string, maxMem int64) (fileRecords, error) {
+	c := newCollector()
+	sk, err := readInspectorFile(p, maxMem, c.add)
+	return fileRecords{c: c, skips: sk}, err
 }
 
 // inspectorTrace builds the trace of records read from paths.
