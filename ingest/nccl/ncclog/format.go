@@ -13,18 +13,19 @@ import (
 var Format = source.Format{Name: "nccl-log", About: "NCCL_DEBUG=INFO logs: ranks, hosts, GPUs and communicators",
 	Sniff: func(_ string, head []byte) bool { return infoRe.Match(head) }, Read: readLogs}
 
+// readLogs reads the logs on every core, in path order (source.InOrder):
+// their trace, warnings and skip records are what a loop over them gives.
 func readLogs(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
-	var logs []*Log
-	for _, p := range paths {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		l, err := readLog(p, opts.MaxMemory)
-		if err != nil {
-			return nil, err
-		}
+	logs := make([]*Log, 0, len(paths))
+	err := source.InOrder(ctx, len(paths), opts.Workers, func(i int) (*Log, error) {
+		return readLog(paths[i], opts.MaxMemory)
+	}, func(_ int, l *Log) error {
 		warnUnknown(l, opts)
 		logs = append(logs, l)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	t := LogTrace(logs)
 	for _, l := range logs {
