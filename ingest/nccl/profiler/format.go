@@ -31,22 +31,33 @@ func sniff(_ string, head []byte) bool {
 	return false
 }
 
+// readProfiler reads the traces on every core and combines their
+// communicator memberships and skips in path order (source.InOrder).
 func readProfiler(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
 	var views []nccl.CommView
 	var skips []model.Skip
-	for _, p := range paths {
-		vs, sk, err := readViews(p, opts.MaxMemory)
-		if err != nil {
-			return nil, err
+	err := source.InOrder(ctx, len(paths), opts.Workers, func(i int) (fileViews, error) {
+		vs, sk, err := readViews(paths[i], opts.MaxMemory)
+		return fileViews{vs, sk}, err
+	}, func(i int, f fileViews) error {
+		for _, s := range f.skips {
+			skips = append(skips, model.Skip{Source: paths[i], Offset: s.Line, Unit: "line", Reason: s.Reason, Count: 1})
 		}
-		for _, s := range sk {
-			skips = append(skips, model.Skip{Source: p, Offset: s.Line, Unit: "line", Reason: s.Reason, Count: 1})
-		}
-		views = append(views, vs...)
+		views = append(views, f.views...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	t := nccl.ViewsTrace(views, "nccl-profiler", paths)
 	t.Skipped = append(t.Skipped, skips...)
 	return t, nil
+}
+
+// fileViews is one trace's communicator memberships and skipped lines.
+type fileViews struct {
+	views []nccl.CommView
+	skips []nccl.LineSkip
 }
 
 // readViews streams one file's communicator memberships (parseViews).
