@@ -24,7 +24,7 @@ var streamJSON = true
 // once all are read.
 func readFlightRecorder(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
 	t := &model.Trace{}
-	dumps, skips, err := scanDumpsSkipping(paths, opts.MaxMemory, !streamJSON, func(d *model.FRDump, lazy bool) error {
+	dumps, skips, err := scanDumpsSkipping(paths, opts.MaxMemory, opts.Workers, !streamJSON, func(d *model.FRDump, lazy bool) error {
 		err := addDump(t, d, lazy, opts.MaxMemory)
 		d.Entries = nil
 		return err

@@ -1,6 +1,7 @@
 package flightrec
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -81,47 +82,106 @@ func dumpFilesSkipping(p string) ([]string, []model.FRSkip, error) {
 // Past the memory budget maxMem (0: none) it stops with an error naming
 // the dump it was reading (source.ErrMemoryBudget).
 func ReadDumpsSkipping(paths []string, maxMem int64) ([]*model.FRDump, []model.FRSkip, error) {
-	return scanDumpsSkipping(paths, maxMem, true, nil)
+	return scanDumpsSkipping(paths, maxMem, 0, true, nil)
 }
 
 // scanDumpsSkipping is ReadDumpsSkipping reading each dump with scanDump
-// (keep as there) and, when each is not nil, handing each dump read to it
-// at once (with whether it is lazy), before the next is read.
-func scanDumpsSkipping(paths []string, maxMem int64, keep bool, each func(*model.FRDump, bool) error) ([]*model.FRDump, []model.FRSkip, error) {
-	var out []*model.FRDump
-	var skips []model.FRSkip
-	var errs []error
-	for _, p := range paths {
-		files, bad, err := dumpFilesSkipping(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		skips = append(skips, bad...)
-		for _, f := range files {
-			d, lazy, err := scanDump(f, maxMem, keep)
-			if errors.Is(err, source.ErrMemoryBudget) {
-				return nil, nil, err
-			}
-			if err != nil {
-				reason := strings.TrimPrefix(err.Error(), f+": ") // the path is the skip's own
-				skips, errs = append(skips, model.FRSkip{Path: f, Rank: nameRank(f), Reason: reason}), append(errs, err)
-				continue
-			}
-			if each != nil {
-				if err := each(d, lazy); err != nil {
-					return nil, nil, err
-				}
-			}
-			out = append(out, d)
-		}
+// (keep as there) on up to workers goroutines (0: GOMAXPROCS) and, when
+// each is not nil, handing each dump read to it (with whether it is lazy)
+// in path order, before the next is handed on: at most workers dumps'
+// entries are held, what workers give is what one gives.
+func scanDumpsSkipping(paths []string, maxMem int64, workers int, keep bool, each func(*model.FRDump, bool) error) ([]*model.FRDump, []model.FRSkip, error) {
+	items := dumpItems(paths)
+	sc := dumpScan{each: each}
+	err := source.InOrder(context.Background(), len(items), workers, func(i int) (scanned, error) {
+		return items[i].scan(maxMem, keep), nil
+	}, func(i int, s scanned) error { return sc.use(items[i], s) })
+	if err != nil {
+		return nil, nil, err
 	}
 	switch {
-	case len(out) == 0 && len(errs) > 0:
-		return nil, nil, errors.Join(errs...)
-	case len(out) == 0:
+	case len(sc.out) == 0 && len(sc.errs) > 0:
+		return nil, nil, errors.Join(sc.errs...)
+	case len(sc.out) == 0:
 		return nil, nil, fmt.Errorf("no Flight Recorder dumps in %v", paths)
 	}
-	return out, skips, nil
+	return sc.out, sc.skips, nil
+}
+
+// dumpScan is what scanDumpsSkipping gathers, in path order: the dumps
+// read, the skips and the errors of the dumps skipped.
+type dumpScan struct {
+	each  func(*model.FRDump, bool) error
+	out   []*model.FRDump
+	skips []model.FRSkip
+	errs  []error
+}
+
+// use takes one item's listing or scan; its error ends the read.
+func (sc *dumpScan) use(it dumpItem, s scanned) error {
+	switch {
+	case it.file == "" && it.err != nil:
+		return it.err
+	case it.file == "":
+		sc.skips = append(sc.skips, it.bad...)
+		return nil
+	case errors.Is(s.err, source.ErrMemoryBudget):
+		return s.err
+	case s.err != nil:
+		reason := strings.TrimPrefix(s.err.Error(), it.file+": ") // the path is the skip's own
+		sc.skips = append(sc.skips, model.FRSkip{Path: it.file, Rank: nameRank(it.file), Reason: reason})
+		sc.errs = append(sc.errs, s.err)
+		return nil
+	}
+	if sc.each != nil {
+		if err := sc.each(s.d, s.lazy); err != nil {
+			return err
+		}
+	}
+	sc.out = append(sc.out, s.d)
+	return nil
+}
+
+// dumpItem is one dump file to scan or, with file empty, what listing a
+// path gave: the files of a directory meant as dumps that cannot be, or
+// the error that ends the read there.
+type dumpItem struct {
+	file string
+	bad  []model.FRSkip
+	err  error
+}
+
+// scanned is one dump file's scan.
+type scanned struct {
+	d    *model.FRDump
+	lazy bool
+	err  error
+}
+
+// dumpItems lists every path (dumpFilesSkipping), up to the first that
+// cannot be listed: each path's listing, then its files.
+func dumpItems(paths []string) []dumpItem {
+	var items []dumpItem
+	for _, p := range paths {
+		files, bad, err := dumpFilesSkipping(p)
+		items = append(items, dumpItem{bad: bad, err: err})
+		if err != nil {
+			break
+		}
+		for _, f := range files {
+			items = append(items, dumpItem{file: f})
+		}
+	}
+	return items
+}
+
+// scan reads the item's dump (nothing for a listing).
+func (it dumpItem) scan(maxMem int64, keep bool) scanned {
+	if it.file == "" {
+		return scanned{}
+	}
+	d, lazy, err := scanDump(it.file, maxMem, keep)
+	return scanned{d: d, lazy: lazy, err: err}
 }
 
 // nameRank is the rank a dump's file name ends with, -1 when none.

@@ -41,7 +41,7 @@ func TestStreamedTraceIsTheKeptOne(t *testing.T) {
 		t.Fatalf("streamed %+v\nkept %+v (want 4 events, 1 skip)", got, want)
 	}
 	var lazy []bool
-	_, _, err := scanDumpsSkipping([]string{dir}, 0, false, func(_ *model.FRDump, l bool) error { lazy = append(lazy, l); return nil })
+	_, _, err := scanDumpsSkipping([]string{dir}, 0, 0, false, func(_ *model.FRDump, l bool) error { lazy = append(lazy, l); return nil })
 	if err != nil || !reflect.DeepEqual(lazy, []bool{true, false}) {
 		t.Fatalf("lazy %v, err %v: want the dump in record order lazy only", lazy, err)
 	}
