@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/tpptrace/tpptrace/ingest/dataset"
@@ -27,8 +28,10 @@ const besideFile = "beside.json"
 // besideVersion changes with what a beside entry holds: beside-2 holds
 // Fallback parts reduced (besideParts) and the ranks they time
 // (besideMeta.Timed), which a reader of beside-1 would take for parts that
-// hold no events beside any dataset.
-const besideVersion = "beside-2"
+// hold no events beside any dataset; beside-3 is keyed by the files'
+// absolute paths, holds them absolute and the names its writer gave them
+// (besideMeta.Names).
+const besideVersion = "beside-3"
 
 // besideRootTag is hashed before the first input's path for the root of
 // the beside entries (cacheRootOf): pruning them leaves the entries of the
@@ -41,6 +44,10 @@ type besideMeta struct {
 	Formats  []string `json:"formats"` // the groups' formats, in order
 	Warnings []string `json:"warnings,omitempty"`
 	Timed    []int32  `json:"timed,omitempty"` // besideParts.timed
+	// Names are the names the run that wrote the entry gave the files
+	// (besideNames), which its warnings say; the traces' paths are
+	// absolute (absolute), and a read says both with its own names.
+	Names []string `json:"names,omitempty"`
 }
 
 // besideParses counts the groups of files beside a dataset parsed
@@ -92,7 +99,7 @@ func (c *besideCache) read(in inputs, paths []string, beside []besideGroup, opts
 		return parseBeside(in, paths, beside, opts)
 	}
 	entry := filepath.Join(root, key)
-	side, err := readBesideEntry(entry, beside, opts)
+	side, err := readBesideEntry(entry, in.files, beside, opts)
 	if err == nil || errors.Is(err, source.ErrMemoryBudget) {
 		return side, err
 	}
@@ -101,7 +108,7 @@ func (c *besideCache) read(in inputs, paths []string, beside []besideGroup, opts
 }
 
 // parse parses the groups, recording their warnings, and begins writing
-// them as the entry, from copies of the traces (the merge that follows
+// them as the entry, from copies of the traces with absolute paths (the merge that follows
 // takes the parts' event columns: they have none, but their fields are
 // reset); a failed write leaves no entry and is not said.
 func (c *besideCache) parse(root, entry string, beside []besideGroup, opts source.Options) (besideParts, error) {
@@ -112,11 +119,10 @@ func (c *besideCache) parse(root, entry string, beside []besideGroup, opts sourc
 	if err != nil {
 		return besideParts{}, err
 	}
-	meta := besideMeta{Version: besideVersion, Formats: formatsOf(beside), Warnings: side.warns, Timed: side.timed}
+	meta := besideMeta{Version: besideVersion, Formats: formatsOf(beside), Warnings: side.warns, Timed: side.timed, Names: besideNames(beside)}
 	copies := make([]*model.Trace, len(side.traces))
 	for i, t := range side.traces {
-		c := *t
-		copies[i] = &c
+		copies[i] = absolute(t)
 	}
 	c.written = make(chan struct{})
 	start := besideWriteStart // (read here: a test sets it again while the write runs)
@@ -130,9 +136,11 @@ func (c *besideCache) parse(root, entry string, beside []besideGroup, opts sourc
 	return side, nil
 }
 
-// besideKey names the beside entry of files: cacheKey (their paths,
-// sizes and mtimes, the options that change the parse) and the names this
-// run gives them, which the warnings and source paths stored say.
+// besideKey names the beside entry of files: cacheKey (their absolute
+// paths, sizes and mtimes, the options that change the parse) and their
+// absolute paths in this run's order, so that runs naming them otherwise
+// (relative to another directory) share the entry (readBesideEntry says
+// its paths with each run's names).
 func besideKey(files []string, opts source.Options) (string, error) {
 	key, err := cacheKey(files, opts)
 	if err != nil {
@@ -141,7 +149,7 @@ func besideKey(files []string, opts source.Options) (string, error) {
 	h := sha256.New()
 	fmt.Fprintln(h, besideVersion, key)
 	for _, f := range files {
-		fmt.Fprintf(h, "%s\x00", f)
+		fmt.Fprintf(h, "%s\x00", absPath(f))
 	}
 	return hex.EncodeToString(h.Sum(nil))[:20], nil
 }
@@ -173,10 +181,14 @@ func writeBesideEntry(tmp string, extra []*model.Trace, meta besideMeta) error {
 // the error wraps source.ErrMemoryBudget, as the parse's does. Any other
 // error (fs.ErrNotExist when there is no entry; an entry that does not
 // hold these groups or cannot be read) has the groups parsed again.
-func readBesideEntry(entry string, beside []besideGroup, opts source.Options) (besideParts, error) {
+func readBesideEntry(entry string, files []string, beside []besideGroup, opts source.Options) (besideParts, error) {
 	meta, err := readBesideMeta(entry, beside)
 	if err != nil {
 		return besideParts{}, err
+	}
+	names := besideNames(beside)
+	if len(meta.Names) != len(names) {
+		return besideParts{}, fmt.Errorf("%s: %d names for %d files", besideFile, len(meta.Names), len(names))
 	}
 	extra, err := readBesideChecked(entry, func() error { return source.CheckMemory(opts.MaxMemory) })
 	if err == nil && len(extra) != len(meta.Formats) {
@@ -185,7 +197,43 @@ func readBesideEntry(entry string, beside []besideGroup, opts source.Options) (b
 	if err != nil {
 		return besideParts{}, err
 	}
-	return besideParts{traces: extra, warns: meta.Warnings, timed: meta.Timed}, nil
+	for _, t := range extra {
+		relocate(t, namesOf(files))
+	}
+	return besideParts{traces: extra, warns: renamed(meta.Warnings, meta.Names, names), timed: meta.Timed}, nil
+}
+
+// besideNames lists the groups' files, in order, as this run names them.
+func besideNames(beside []besideGroup) []string {
+	var out []string
+	for _, g := range beside {
+		out = append(out, g.files...)
+	}
+	return out
+}
+
+// renamed is warns with each file's name from was said as now names it
+// (was[i] and now[i] are one file), in one pass, the longest name first
+// where one starts another.
+func renamed(warns, was, now []string) []string {
+	if slices.Equal(was, now) {
+		return warns
+	}
+	order := make([]int, len(was))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(was[b]) - len(was[a]) })
+	pairs := make([]string, 0, 2*len(was))
+	for _, i := range order {
+		pairs = append(pairs, was[i], now[i])
+	}
+	r := strings.NewReplacer(pairs...)
+	out := make([]string, len(warns))
+	for i, w := range warns {
+		out[i] = r.Replace(w)
+	}
+	return out
 }
 
 // readBesideMeta reads the entry's besideFile and checks that it lists

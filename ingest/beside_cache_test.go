@@ -3,6 +3,7 @@ package ingest_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/analysis"
@@ -129,5 +130,30 @@ func TestBesideCacheWait(t *testing.T) {
 	wait()
 	if m, _ := filepath.Glob(filepath.Join(cache, "*", "beside.json")); len(m) != 1 {
 		t.Errorf("beside entries %q once wait returned, want one", m)
+	}
+}
+
+// TestBesideCacheNames: runs that name the files beside a dataset
+// differently (relative to the working directory, absolute) read one
+// entry: the second and third runs parse nothing, each with the Result and
+// warnings of its own names' whole read.
+func TestBesideCacheNames(t *testing.T) {
+	ds, side, _ := besideFixture(t)
+	abs := []string{ds, filepath.Join(side, "nccl"), filepath.Join(side, "nvml"), filepath.Join(side, "flight-recorder")}
+	rel := []string{ds, "nccl", "nvml", "flight-recorder"}
+	t.Chdir(side)
+	wholeAbs, wholeRel, cache := wholeRun(t, abs), wholeRun(t, rel), t.TempDir()
+	if slices.Equal(wholeAbs.warned, wholeRel.warned) || len(wholeRel.warned) == 0 {
+		t.Fatalf("fixture: warnings %q and %q, want ones that name the files", wholeAbs.warned, wholeRel.warned)
+	}
+	besideParsed(t, abs, wholeAbs, besideCaching(abs, cache), "the first read (absolute names)")
+	if n := besideParsed(t, rel, wholeRel, besideCaching(rel, cache), "the read with relative names"); n != 0 {
+		t.Errorf("relative names: %d groups parsed, want none (the entry of the absolute names)", n)
+	}
+	if n := besideParsed(t, abs, wholeAbs, besideCaching(abs, cache), "the read with absolute names again"); n != 0 {
+		t.Errorf("absolute names again: %d groups parsed, want none", n)
+	}
+	if m, _ := filepath.Glob(filepath.Join(cache, "*", "beside.json")); len(m) != 1 {
+		t.Errorf("beside entries %q, want one", m)
 	}
 }
