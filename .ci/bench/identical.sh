@@ -20,6 +20,9 @@
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 OLD-BINARY NEW-BINARY" >&2; exit 2; }
 old=$1 new=$2
+# absolute, as one case runs them from another directory
+case $old in */*) old=$(cd "$(dirname "$old")" && pwd)/$(basename "$old") ;; esac
+case $new in */*) new=$(cd "$(dirname "$new")" && pwd)/$(basename "$new") ;; esac
 here=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/identical.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -188,6 +191,17 @@ same "big-64 --no-cache${ranked:+ (new: by rank)}" analyze --json --no-cache "$w
 same "default 2 shards+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.ds" "$work/mixed/nccl" "$work/mixed/nvml"
 "$old" ingest "$work/mixed"/*.gz -o "$work/mixed.one" >/dev/null 2>&1
 again "default dataset+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/nccl" "$work/mixed/nvml"
+# The same files named relative to the working directory: the new binary
+# reads the entry the absolute names wrote (round 38) and must warn with
+# the relative names, as the old binary's parse does.
+cd "$work/mixed"
+same "default dataset+nccl-log+nvml, relative names${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" nccl nvml
+grep -v '^read ' "$work/old.err" >"$work/first.err" || true
+if ! grep -v '^read ' "$work/new.err" | cmp -s - "$work/first.err"; then
+	printf 'DIFFERS the warnings of %s with relative names\n' "$work/mixed.one"
+	fail=1
+fi
+cd "$here"
 # Flight Recorder dumps, NCCL profiler traces and Inspector records beside
 # (no events: read rank by rank since round 36).
 same "default kineto+nccl-inspector${ranked:+ (new: by rank)}" analyze --json --no-cache "$work/mixed"/*.gz "$work/mixed/nccl-inspector"
