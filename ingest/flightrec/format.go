@@ -19,9 +19,9 @@ var Format = source.Format{Name: "flight-recorder", About: "PyTorch NCCL Flight 
 var streamJSON = true
 
 // readFlightRecorder adds each dump to the trace as soon as it is read and
-// drops its entries, so that no more than one dump's entries are held (and
-// none of a JSON dump in record order, see scanDump); the job is checked
-// once all are read.
+// drops its entries, so that no more dumps' entries are held than the
+// dumps read at once, one a core (and none of a JSON dump in record order,
+// see scanDump); the job is checked once all are read.
 func readFlightRecorder(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
 	t := &model.Trace{}
 	dumps, skips, err := scanDumpsSkipping(paths, opts.MaxMemory, opts.Workers, !streamJSON, func(d *model.FRDump, lazy bool) error {
