@@ -2,9 +2,12 @@ package ncclog_test
 
 import (
 	"bytes"
+	"context"
+	"os"
 	"testing"
 
 	"github.com/tpptrace/tpptrace/ingest/nccl/ncclog"
+	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/ncclw"
 )
@@ -42,4 +45,38 @@ func BenchmarkParseLog(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(lines)*float64(b.N)/b.Elapsed().Seconds(), "lines/s")
+}
+
+// BenchmarkReadLogs reads big-64's logs (one a host, 8) on one goroutine
+// and on GOMAXPROCS (source.InOrder); reports MB/s.
+func BenchmarkReadLogs(b *testing.B) {
+	job, err := samples.Big64(0, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	paths, err := ncclw.WriteLogs(b.TempDir(), job)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size int64
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += st.Size()
+	}
+	for _, w := range []struct {
+		name    string
+		workers int
+	}{{"one", 1}, {"all", 0}} {
+		b.Run(w.name, func(b *testing.B) {
+			b.SetBytes(size)
+			for b.Loop() {
+				if _, err := ncclog.Format.Read(context.Background(), paths, source.Options{Workers: w.workers}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
