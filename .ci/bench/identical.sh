@@ -194,7 +194,7 @@ same "default 2 shards+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "
 "$old" ingest "$work/mixed"/*.gz -o "$work/mixed.one" >/dev/null 2>&1
 again "default dataset+nccl-log+nvml${ranked:+ (new: by rank)}" analyze --json "$work/mixed.one" "$work/mixed/nccl" "$work/mixed/nvml"
 # The same files named relative to the working directory: the new binary
-# reads the entry the absolute names wrote (round 38) and must warn with
+# reads the entry the absolute names wrote (round 40) and must warn with
 # the relative names, as the old binary's parse does. Both read rank by
 # rank: the old binary's whole read, from its own cache entry of the
 # absolute names, says the dataset's sources relative where its read rank
@@ -215,7 +215,7 @@ if ! grep -v '^read ' "$work/new.err" | cmp -s - "$work/first.err"; then
 fi
 cd "$here"
 if [ -n "$both" ] && ! find "$XDG_CACHE_HOME" -name beside.json | sort | cmp -s - "$work/entries.before"; then
-	printf 'note    the relative names wrote a beside entry of their own (a binary before round 38)\n'
+	printf 'note    the relative names wrote a beside entry of their own (a binary before round 40)\n'
 fi
 # Flight Recorder dumps, NCCL profiler traces and Inspector records beside
 # (no events: read rank by rank since round 36).
