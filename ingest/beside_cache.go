@@ -108,9 +108,9 @@ func (c *besideCache) read(in inputs, paths []string, beside []besideGroup, opts
 }
 
 // parse parses the groups, recording their warnings, and begins writing
-// them as the entry, from copies of the traces with absolute paths (the merge that follows
-// takes the parts' event columns: they have none, but their fields are
-// reset); a failed write leaves no entry and is not said.
+// them as the entry, from copies of the traces with absolute paths (the
+// merge that follows takes the parts' event columns: they have none, but
+// their fields are reset); a failed write leaves no entry and is not said.
 func (c *besideCache) parse(root, entry string, beside []besideGroup, opts source.Options) (besideParts, error) {
 	if opts.Warn == nil {
 		opts.Warn = func(string) {} // kept all the same, for a run that hears them
