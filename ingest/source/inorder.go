@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // InOrder is a loop over files 0..n-1 that reads them on up to workers
@@ -20,20 +21,28 @@ func InOrder[T any](ctx context.Context, n, workers int, read func(i int) (T, er
 		workers = runtime.GOMAXPROCS(0)
 	}
 	o := newOrdered[T](n, workers)
-	go o.launch(ctx, read)
+	for range min(workers, n) {
+		o.workers.Add(1)
+		go o.work(ctx, read)
+	}
 	err := o.consume(use)
-	o.finish()
+	close(o.stop)
+	o.workers.Wait()
 	return err
 }
 
 // ordered is InOrder's state: one buffered result channel a file, the
-// slots of the files in flight, and what stops and waits for the launcher.
+// slots of the files in flight, the next file to read, and what stops and
+// waits for the workers. A worker takes the next file itself once it holds
+// a slot, so files start in order with no goroutine between: a launcher
+// handing each file to a worker (a wake-up more a file) made 512 dumps of
+// 4 KB about 40 ms slower to read than the loop on one goroutine.
 type ordered[T any] struct {
-	done     []chan result[T]
-	slots    chan struct{}
-	stop     chan struct{}
-	launched chan struct{}
-	reads    sync.WaitGroup
+	done    []chan result[T]
+	slots   chan struct{}
+	next    atomic.Int64
+	stop    chan struct{}
+	workers sync.WaitGroup
 }
 
 // result is one file's read.
@@ -44,34 +53,45 @@ type result[T any] struct {
 
 // newOrdered makes the state of a loop over n files, workers at a time.
 func newOrdered[T any](n, workers int) *ordered[T] {
-	o := &ordered[T]{done: make([]chan result[T], n), slots: make(chan struct{}, workers),
-		stop: make(chan struct{}), launched: make(chan struct{})}
+	o := &ordered[T]{done: make([]chan result[T], n), slots: make(chan struct{}, workers), stop: make(chan struct{})}
 	for i := range o.done {
 		o.done[i] = make(chan result[T], 1)
 	}
 	return o
 }
 
-// launch starts the reads in file order, each once a slot is free, until
-// every file is started or the loop stops.
-func (o *ordered[T]) launch(ctx context.Context, read func(int) (T, error)) {
-	defer close(o.launched)
-	for i := range o.done {
-		select {
-		case o.slots <- struct{}{}:
-		case <-o.stop:
+// work reads the next file each time a slot is free, until every file is
+// taken or the loop stops.
+func (o *ordered[T]) work(ctx context.Context, read func(int) (T, error)) {
+	defer o.workers.Done()
+	for o.claim() {
+		i := int(o.next.Add(1) - 1)
+		if i >= len(o.done) {
+			<-o.slots
 			return
 		}
-		o.reads.Add(1)
-		go func() {
-			defer o.reads.Done()
-			if err := ctx.Err(); err != nil {
-				o.done[i] <- result[T]{err: err}
-				return
-			}
-			v, err := read(i)
-			o.done[i] <- result[T]{v: v, err: err}
-		}()
+		if err := ctx.Err(); err != nil {
+			o.done[i] <- result[T]{err: err}
+			continue
+		}
+		v, err := read(i)
+		o.done[i] <- result[T]{v: v, err: err}
+	}
+}
+
+// claim waits for a free slot and takes it; false once the loop stops.
+func (o *ordered[T]) claim() bool {
+	select {
+	case o.slots <- struct{}{}:
+	case <-o.stop:
+		return false
+	}
+	select {
+	case <-o.stop:
+		<-o.slots
+		return false
+	default:
+		return true
 	}
 }
 
@@ -90,11 +110,4 @@ func (o *ordered[T]) consume(use func(int, T) error) error {
 		}
 	}
 	return nil
-}
-
-// finish stops the launcher and waits for it and for the reads it started.
-func (o *ordered[T]) finish() {
-	close(o.stop)
-	<-o.launched
-	o.reads.Wait()
 }
