@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/tpptrace/tpptrace/ingest/source"
 )
@@ -34,7 +35,9 @@ const memEvery = 4096
 // memEvery lines it checks the memory budget maxMem (0: none) and stops
 // with an error wrapping source.ErrMemoryBudget when it is exceeded.
 func EachLine(r io.Reader, maxMem int64, line func(n int64, s string), long func(n int64)) error {
-	br := bufio.NewReaderSize(r, MaxLine)
+	br := readers.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() { br.Reset(nil); readers.Put(br) }()
 	for n := int64(1); ; n++ {
 		b, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -57,6 +60,14 @@ func EachLine(r io.Reader, maxMem int64, line func(n int64, s string), long func
 	}
 }
 
+// readers are EachLine's MaxLine buffers, one a file read at once rather
+// than a new MiB a file (512 Flight Recorder dumps or profiler traces of
+// a few lines each were 512 MiB of allocations, the most of their read,
+// more so on several goroutines: the heap's lock and the collector).
+// line is given copies, so nothing read points into them.
+var readers = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, MaxLine) }}
+
+// trimEOL is b without its "\n" or "\r\n", as a string.
 func trimEOL(b []byte) string {
 	if len(b) > 0 && b[len(b)-1] == '\n' {
 		b = b[:len(b)-1]

@@ -18,7 +18,7 @@ import (
 // manyTraces writes n processes' traces (8 a host), each with a
 // collective begun on the world communicator and on its host's, and in
 // every third trace a line that is not JSON.
-func manyTraces(t *testing.T, n int) []string {
+func manyTraces(t testing.TB, n int) []string {
 	t.Helper()
 	dir := t.TempDir()
 	var paths []string
@@ -83,5 +83,23 @@ func TestTracesInOrder(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "gone-1.txt") {
 			t.Errorf("workers %d: err %v, want the missing gone-1.txt's", workers, err)
 		}
+	}
+}
+
+// BenchmarkReadTraces reads 512 small traces (two collectives each) on one
+// goroutine and on GOMAXPROCS (source.InOrder).
+func BenchmarkReadTraces(b *testing.B) {
+	paths := manyTraces(b, 512)
+	for _, w := range []struct {
+		name    string
+		workers int
+	}{{"one", 1}, {"all", 0}} {
+		b.Run(w.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Format.Read(context.Background(), paths, source.Options{Workers: w.workers}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
