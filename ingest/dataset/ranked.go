@@ -1,11 +1,11 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 
-	"golang.org/x/sync/errgroup"
-
+	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
 )
 
@@ -60,30 +60,18 @@ func ReadRanked(dir string, annotation func(name string) bool) (*Ranked, Manifes
 	return rk, m, nil
 }
 
-// readCross decodes the ranks' files in batches of one per core and, in
-// rank order, interns each file's names (as Read does) and keeps its
-// cross-rank rows.
+// readCross decodes the ranks' files on every core and, in rank order,
+// interns each file's names (as Read does) and keeps its cross-rank rows
+// (source.InOrder: one goroutine a core decodes while the caller keeps,
+// so at most one file more than the cores is held at once).
 func (rk *Ranked) readCross() error {
 	ranks := rk.m.Ranks
-	batch := runtime.GOMAXPROCS(0)
-	for a := 0; a < len(ranks); a += batch {
-		chunks := make([]*chunk, min(batch, len(ranks)-a))
-		var g errgroup.Group
-		for i := range chunks {
-			g.Go(func() (err error) {
-				r := ranks[a+i]
-				chunks[i], err = rk.readFile(r)
-				return err
-			})
-		}
-		if err := g.Wait(); err != nil {
-			return err
-		}
-		for i, c := range chunks {
-			rk.keepCross(ranks[a+i], c)
-		}
+	read := func(i int) (*chunk, error) { return rk.readFile(ranks[i]) }
+	keep := func(i int, c *chunk) error {
+		rk.keepCross(ranks[i], c)
+		return nil
 	}
-	return nil
+	return source.InOrder(context.Background(), len(ranks), runtime.GOMAXPROCS(0)+1, read, keep)
 }
 
 // keepCross interns c's names in the trace's table, in c's order, and
