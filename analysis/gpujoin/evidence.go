@@ -64,21 +64,29 @@ func EvidenceWith(t *model.Trace, gpus []int32, rank int32, peers []int32, from,
 type Clocks struct {
 	t     *model.Trace
 	gpus  []int32
-	first []int // GPU g's samples are [first[g], first[g+1]) (nil until asked)
-	memo  map[sampleRun]float64
+	first []int     // GPU g's samples are [first[g], first[g+1]) (nil until asked)
+	memo  []runMemo // by GPU (nil until asked)
 	buf   []float64
 	clock []float64 // the peers' medians of one Evidence
 }
 
-// sampleRun is GPU g's samples [lo, hi) (Samples.Window).
-type sampleRun struct {
-	g      int32
-	lo, hi int
+// memoRuns is how many runs of its samples a GPU's memo keeps, the last
+// worked out: the ranks asking about a GPU come one after another, with
+// windows on a few clocks (one a host), so a few runs take nearly every
+// question, and the memo stays a few entries a GPU however many ranks ask.
+const memoRuns = 4
+
+// runMemo is one GPU's last medians, by run of its samples [lo, hi)
+// (Samples.Window).
+type runMemo struct {
+	lo, hi [memoRuns]int
+	median [memoRuns]float64
+	n      int // runs kept; the next is replaced at n % memoRuns
 }
 
 // NewClocks is Clocks of t, gpus = Map(t).
 func NewClocks(t *model.Trace, gpus []int32) *Clocks {
-	return &Clocks{t: t, gpus: gpus, memo: map[sampleRun]float64{}}
+	return &Clocks{t: t, gpus: gpus}
 }
 
 // Evidence is EvidenceWith with c's trace and map.
@@ -112,16 +120,20 @@ func (c *Clocks) peersMedian(peers []int32, from, to int64) float64 {
 }
 
 // median is GPU g's median SM clock in [from, to), from the memo when its
-// samples there were asked about before.
+// samples there were asked about lately.
 func (c *Clocks) median(g int32, from, to int64) float64 {
 	lo, hi := c.window(g, from, to)
-	k := sampleRun{g, lo, hi}
-	if m, ok := c.memo[k]; ok {
-		return m
+	mm := &c.memo[g]
+	for j := range min(mm.n, memoRuns) {
+		if mm.lo[j] == lo && mm.hi[j] == hi {
+			return mm.median[j]
+		}
 	}
 	var m float64
 	m, c.buf = medianClock(&c.t.Samples, lo, hi, c.buf[:0])
-	c.memo[k] = m
+	j := mm.n % memoRuns
+	mm.lo[j], mm.hi[j], mm.median[j] = lo, hi, m
+	mm.n++
 	return m
 }
 
@@ -130,7 +142,7 @@ func (c *Clocks) median(g int32, from, to int64) float64 {
 func (c *Clocks) window(g int32, from, to int64) (lo, hi int) {
 	s := &c.t.Samples
 	if c.first == nil {
-		c.first = gpuStarts(s, len(c.t.SampleGPUs))
+		c.first, c.memo = gpuStarts(s, len(c.t.SampleGPUs)), make([]runMemo, len(c.t.SampleGPUs))
 	}
 	a, b := c.first[g], c.first[g+1]
 	at := func(t int64) int { return a + sort.Search(b-a, func(i int) bool { return s.Time(a+i) >= t }) }
