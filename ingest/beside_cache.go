@@ -99,7 +99,7 @@ func (c *besideCache) read(in inputs, paths []string, beside []besideGroup, opts
 		return parseBeside(in, paths, beside, opts)
 	}
 	entry := filepath.Join(root, key)
-	side, err := readBesideEntry(entry, in.files, beside, opts)
+	side, err := readBesideEntry(entry, namesOf(in.files, paths), beside, opts)
 	if err == nil || errors.Is(err, source.ErrMemoryBudget) {
 		return side, err
 	}
@@ -181,7 +181,7 @@ func writeBesideEntry(tmp string, extra []*model.Trace, meta besideMeta) error {
 // the error wraps source.ErrMemoryBudget, as the parse's does. Any other
 // error (fs.ErrNotExist when there is no entry; an entry that does not
 // hold these groups or cannot be read) has the groups parsed again.
-func readBesideEntry(entry string, files []string, beside []besideGroup, opts source.Options) (besideParts, error) {
+func readBesideEntry(entry string, files callerNames, beside []besideGroup, opts source.Options) (besideParts, error) {
 	meta, err := readBesideMeta(entry, beside)
 	if err != nil {
 		return besideParts{}, err
@@ -198,7 +198,7 @@ func readBesideEntry(entry string, files []string, beside []besideGroup, opts so
 		return besideParts{}, err
 	}
 	for _, t := range extra {
-		relocate(t, namesOf(files))
+		relocate(t, files)
 	}
 	return besideParts{traces: extra, warns: renamed(meta.Warnings, meta.Names, names), timed: meta.Timed}, nil
 }

@@ -63,7 +63,8 @@ func LoadCachedAsync(ctx context.Context, paths []string, opts source.Options, c
 		return t, wait, err
 	}
 	entry := filepath.Join(root, key)
-	if t, ok := readCache(entry, in.files, opts); ok {
+	names := namesOf(in.files, paths)
+	if t, ok := readCache(entry, names, opts); ok {
 		warnSkippedFiles(t, paths, opts)
 		return t, wait, nil
 	}
@@ -74,7 +75,7 @@ func LoadCachedAsync(ctx context.Context, paths []string, opts source.Options, c
 		}
 		return nil, wait, err
 	}
-	return t, writeBehind(root, entry, snapshot(t), cacheDir == "", opts), nil
+	return t, writeBehind(root, entry, absoluteOf(snapshot(t), names), cacheDir == "", opts), nil
 }
 
 // writeBehind writes the cache entry in a goroutine and returns the wait.
@@ -189,7 +190,7 @@ func writeCache(root, entry string, t *model.Trace, prune bool) error {
 	m := cacheManifest
 	m.Sync = true
 	return storeSynced(root, entry, prune, func(tmp string) error {
-		return dataset.Write(tmp, absolute(t), m)
+		return dataset.Write(tmp, t, m)
 	})
 }
 

@@ -25,7 +25,7 @@ const partialPrefix = ".partial-"
 // this run names its inputs. An entry that exists but cannot be read (a
 // write cut short by an older version, a damaged disk) is removed, with a
 // warning, so that this run rebuilds it.
-func readCache(entry string, files []string, opts source.Options) (*model.Trace, bool) {
+func readCache(entry string, names callerNames, opts source.Options) (*model.Trace, bool) {
 	if _, err := os.Stat(entry); err != nil {
 		return nil, false
 	}
@@ -35,7 +35,7 @@ func readCache(entry string, files []string, opts source.Options) (*model.Trace,
 		os.RemoveAll(entry)
 		return nil, false
 	}
-	relocate(t, namesOf(files))
+	relocate(t, names)
 	return t, true
 }
 
@@ -102,14 +102,33 @@ func commitEntry(root, entry string, write func(tmp string) error) error {
 
 // absolute is a shallow copy of t whose source and skip paths are absolute.
 func absolute(t *model.Trace) *model.Trace {
+	return absoluteOwned(t, func(string) bool { return true })
+}
+
+// absoluteOf is absolute for the paths of t that are this run's (names'
+// owns); the others, the files a dataset among the inputs was ingested
+// from as it records them, are kept as they are, as relocate keeps them.
+func absoluteOf(t *model.Trace, names callerNames) *model.Trace {
+	return absoluteOwned(t, names.owns)
+}
+
+// absoluteOwned is a shallow copy of t whose source and skip paths that
+// own accepts (as absolute paths) are made absolute.
+func absoluteOwned(t *model.Trace, own func(abs string) bool) *model.Trace {
+	abs := func(p string) string {
+		if a := absPath(p); own(a) {
+			return a
+		}
+		return p
+	}
 	c := *t
 	c.Sources = append([]model.Source(nil), t.Sources...)
 	for i := range c.Sources {
-		c.Sources[i].Path = absPath(c.Sources[i].Path)
+		c.Sources[i].Path = abs(c.Sources[i].Path)
 	}
 	c.Skipped = append([]model.Skip(nil), t.Skipped...)
 	for i := range c.Skipped {
-		c.Skipped[i].Source = absPath(c.Skipped[i].Source)
+		c.Skipped[i].Source = abs(c.Skipped[i].Source)
 	}
 	return &c
 }
@@ -125,24 +144,48 @@ func absPath(p string) string {
 }
 
 // callerNames maps the absolute path of each input file to the name this
-// run gives it; relative tells whether those names are relative.
+// run gives it; relative tells whether those names are relative. roots are
+// the inputs as given (files, directories, datasets), absolute: a path
+// under one is this run's to name (owns); the others are the paths a
+// dataset among the inputs records for the files it was ingested from,
+// said as it records them (as the read without the cache says them).
 type callerNames struct {
 	names    map[string]string
 	relative bool
+	roots    []string
 }
 
-func namesOf(files []string) callerNames {
+// namesOf is the names of files, the inputs given as paths.
+func namesOf(files, paths []string) callerNames {
 	c := callerNames{names: make(map[string]string, len(files))}
 	for _, f := range files {
 		c.names[absPath(f)] = f
 		c.relative = c.relative || !filepath.IsAbs(f)
 	}
+	for _, p := range paths {
+		c.roots = append(c.roots, absPath(p))
+	}
 	return c
 }
 
+// owns reports whether the absolute path abs is one of the input files or
+// under one of the inputs given.
+func (c callerNames) owns(abs string) bool {
+	if _, ok := c.names[abs]; ok {
+		return true
+	}
+	for _, r := range c.roots {
+		if abs == r || strings.HasPrefix(abs, r+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
 // relocate renames the absolute source paths of a cached trace back to the
-// caller's names; another path (a directory the walk skipped) is made
-// relative to the working directory when the caller's names are relative.
+// caller's names; another path of the caller's (a directory the walk
+// skipped) is made relative to the working directory when the caller's
+// names are relative; a path that is not the caller's (owns) stays as it is.
 func relocate(t *model.Trace, c callerNames) {
 	for i := range t.Sources {
 		t.Sources[i].Path = c.name(t.Sources[i].Path)
@@ -156,7 +199,7 @@ func (c callerNames) name(abs string) string {
 	if n, ok := c.names[abs]; ok {
 		return n
 	}
-	if !c.relative || !filepath.IsAbs(abs) {
+	if !c.relative || !filepath.IsAbs(abs) || !c.owns(abs) {
 		return abs
 	}
 	if wd, err := os.Getwd(); err == nil {

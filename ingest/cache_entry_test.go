@@ -4,11 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tpptrace/tpptrace/ingest/dataset"
 	"github.com/tpptrace/tpptrace/ingest/source"
+	"github.com/tpptrace/tpptrace/model"
 )
 
 // testCache points the cache at a fresh folder for this test and returns
@@ -147,4 +150,51 @@ func TestCacheHitRepeatsSkippedFileWarnings(t *testing.T) {
 			t.Fatalf("run %d: warnings\n%s", run, warns)
 		}
 	}
+}
+
+// TestCachedDatasetSourcesAsRecorded: a dataset records the paths of the
+// files it was ingested from, absolute or relative as ingest was given
+// them; a run that reads it with a trace file beside it (the whole read,
+// cached) says them as recorded, whether it names its inputs absolutely
+// or relative to the working directory, and whoever wrote the entry, as
+// the read without the cache does.
+func TestCachedDatasetSourcesAsRecorded(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "job/rank0.json", rankDoc(0))
+	write(t, dir, "more/rank1.json", rankDoc(1))
+	t.Chdir(dir)
+	testCache(t, t.TempDir())
+	for _, raw := range []string{filepath.Join(dir, "job"), "job"} {
+		tr, err := Load(context.Background(), []string{raw}, source.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds := filepath.Join(dir, "ds-"+strings.ReplaceAll(raw, "/", "_"))
+		if err := dataset.Write(ds, tr, dataset.Manifest{}); err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(dir, ds)
+		for _, in := range [][]string{{ds, filepath.Join(dir, "more")}, {rel, "more"}, {ds, filepath.Join(dir, "more")}} {
+			want, err := Load(context.Background(), in, source.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := LoadCached(context.Background(), in, source.Options{}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := sourcePaths(got), sourcePaths(want); !slices.Equal(g, w) {
+				t.Errorf("dataset of %q read as %q: sources %q, want %q (the read without the cache)", raw, in, g, w)
+			}
+		}
+	}
+}
+
+// sourcePaths lists the trace's source paths.
+func sourcePaths(t *model.Trace) []string {
+	var out []string
+	for _, s := range t.Sources {
+		out = append(out, s.Path)
+	}
+	return out
 }

@@ -170,6 +170,7 @@ var errTimelineMissing = errors.New("a rank the files beside time has no timelin
 // coldPlan is how LoadRankedCold builds one cache entry.
 type coldPlan struct {
 	in          inputs
+	paths       []string     // the inputs as given
 	sniffed     []model.Skip // the inputs no format claims
 	format      string       // kineto.Format.Name or nsysFormat
 	files       []string     // the format's files
@@ -212,7 +213,7 @@ func planInputs(paths []string, opts source.Options, minEvents int64) (p *coldPl
 	if err != nil {
 		return nil, false
 	}
-	p = &coldPlan{in: in, key: key}
+	p = &coldPlan{in: in, paths: paths, key: key}
 	groups, skipped := sniffAll(in.files, Formats())
 	if p.format = shardFormat(groups); p.format == "" {
 		return nil, false
@@ -441,7 +442,7 @@ func (p *coldPlan) open(annotation func(name string) bool) (*ShardedRanked, erro
 	if err := sr.trace.Validate(); err != nil {
 		return nil, fmt.Errorf("the trace is invalid: %w", err)
 	}
-	relocate(sr.trace, namesOf(p.in.files))
+	relocate(sr.trace, namesOf(p.in.files, p.paths))
 	return sr, nil
 }
 

@@ -151,7 +151,7 @@ func LoadRankedCached(paths []string, opts source.Options, cacheDir string, minE
 	if err != nil {
 		return nil, false
 	}
-	relocate(rk.Model(), namesOf(in.files))
+	relocate(rk.Model(), namesOf(in.files, paths))
 	warnSkippedFiles(rk.Model(), paths, opts)
 	return rk, true
 }
