@@ -16,15 +16,20 @@ func (r *run) gpuStep() map[int]result.Statement {
 	gpus, stages := gpujoin.Map(r.t), r.stageRanks() // once: Evidence would map every rank again for each rank
 	clocks := gpujoin.NewClocks(r.t, gpus)           // the peers' medians, shared by a stage's ranks
 	lines := map[int]result.Statement{}
+	var peers []int32
 	for i := range r.meas.ranks {
 		rs := &r.meas.ranks[i]
 		rk := int32(rs.Rank)
-		from, to := r.span(rk)
-		if ri := r.t.FindRank(rk); ri >= 0 && gpus[ri] >= 0 {
-			base := r.t.Ranks[ri].ClockBase
-			rs.GPU = gpuStats(gpujoin.Summarize(r.t, gpus[ri], base+from, base+to))
+		ri := r.t.FindRank(rk)
+		if ri < 0 || gpus[ri] < 0 {
+			continue
 		}
-		if line, ok := clocks.Evidence(rk, peersOf(stages[rs.PP], rk), from, to); ok {
+		from, to := r.span(rk)
+		base := r.t.Ranks[ri].ClockBase
+		own := gpujoin.Summarize(r.t, gpus[ri], base+from, base+to)
+		rs.GPU = gpuStats(own)
+		peers = peersOf(peers[:0], stages[rs.PP], rk)
+		if line, ok := clocks.Against(gpus[ri], own, peers, base+from, base+to); ok {
 			lines[rs.Rank] = line
 		}
 	}
@@ -55,9 +60,9 @@ func (r *run) stageRanks() map[int][]int32 {
 	return out
 }
 
-// peersOf is the ranks of a stage other than rk, in their order.
-func peersOf(stage []int32, rk int32) []int32 {
-	out := make([]int32, 0, len(stage))
+// peersOf appends to out the ranks of a stage other than rk, in their
+// order.
+func peersOf(out, stage []int32, rk int32) []int32 {
 	for _, p := range stage {
 		if p != rk {
 			out = append(out, p)

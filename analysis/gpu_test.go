@@ -67,10 +67,10 @@ func checkThrottle(t *testing.T, res *result.Result, slow, clock int) {
 // and the other's.
 func TestPeersOfLeavesTheRankOut(t *testing.T) {
 	stage := []int32{3, 5, 7}
-	if got := peersOf(stage, 5); !slices.Equal(got, []int32{3, 7}) {
+	if got := peersOf(nil, stage, 5); !slices.Equal(got, []int32{3, 7}) {
 		t.Errorf("peersOf(%v, 5) = %v, want [3 7]", stage, got)
 	}
-	if got := peersOf(stage, 4); !slices.Equal(got, stage) {
+	if got := peersOf(nil, stage, 4); !slices.Equal(got, stage) {
 		t.Errorf("peersOf(%v, 4) = %v, want the stage", stage, got)
 	}
 }

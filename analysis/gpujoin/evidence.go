@@ -91,18 +91,21 @@ func NewClocks(t *model.Trace, gpus []int32) *Clocks {
 
 // Evidence is EvidenceWith with c's trace and map.
 func (c *Clocks) Evidence(rank int32, peers []int32, from, to int64) (line result.Statement, ok bool) {
-	t := c.t
-	ri := t.FindRank(rank)
+	ri := c.t.FindRank(rank)
 	if ri < 0 || c.gpus[ri] < 0 {
 		return line, false
 	}
-	base := t.Ranks[ri].ClockBase
-	own := Summarize(t, c.gpus[ri], base+from, base+to)
+	base := c.t.Ranks[ri].ClockBase
+	return c.Against(c.gpus[ri], Summarize(c.t, c.gpus[ri], base+from, base+to), peers, base+from, base+to)
+}
+
+// Against is Evidence of GPU g whose summary over [from, to) on the
+// samples' clock is own (Summarize's), for a caller that has it already.
+func (c *Clocks) Against(g int32, own Summary, peers []int32, from, to int64) (line result.Statement, ok bool) {
 	if own.Samples == 0 {
 		return line, false
 	}
-	peerClock := c.peersMedian(peers, base+from, base+to)
-	return describe(t.SampleGPUs[c.gpus[ri]], own, peerClock), true
+	return describe(c.t.SampleGPUs[g], own, c.peersMedian(peers, from, to)), true
 }
 
 // peersMedian is the median over the peers' GPUs of each one's median SM
