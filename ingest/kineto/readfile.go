@@ -16,6 +16,7 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 
+	"github.com/tpptrace/tpptrace/ingest/gunzip"
 	"github.com/tpptrace/tpptrace/ingest/source"
 	"github.com/tpptrace/tpptrace/model"
 )
@@ -123,9 +124,10 @@ type scratch struct {
 	buf  []byte
 	runs *memberRuns
 	br   *bufio.Reader
-	gz   []byte       // a gzip file's bytes (gzipSource)
-	zr   *gzip.Reader // nil until the first gzip file
-	hint sizeHint     // the sizes the last file read grew to
+	gz   []byte         // a gzip file's bytes (gzipSource)
+	zr   *gzip.Reader   // nil until the first gzip file streamed
+	fast *gunzip.Reader // nil until the first gzip file read whole
+	hint sizeHint       // the sizes the last file read grew to
 }
 
 // maxScratchBuf is the largest splitter buffer kept for the next file (one
@@ -182,14 +184,16 @@ func fileError(path string, err error) error {
 }
 
 // maxGzipInMemory is the largest gzip file read whole before it is
-// decompressed: klauspost's inflater reads a bytes.Reader about a third
-// faster than a bufio.Reader. Larger files stream through a 64 KiB buffer.
+// decompressed (by gunzip.Reader, which reads a slice). Larger files stream
+// through a 64 KiB buffer into klauspost's inflater.
 const maxGzipInMemory = 8 << 20
 
 // openStream returns the JSON text of r (size bytes on disk), gunzipping it
 // (with the ratio guard) when it is gzip, and whether it was; it reads
-// through sc's buffers and inflater, which the text then uses until the
-// file is read.
+// through sc's buffers and inflaters, which the text then uses until the
+// file is read. A gzip file read whole into memory is inflated by
+// gunzip.Reader (faster; the same bytes and errors), a larger one
+// streamed through klauspost's reader.
 func openStream(r *countReader, size int64, sc *scratch) (io.Reader, bool, error) {
 	if sc.br == nil {
 		sc.br = bufio.NewReaderSize(r, 64<<10)
@@ -197,18 +201,38 @@ func openStream(r *countReader, size int64, sc *scratch) (io.Reader, bool, error
 	br := sc.br
 	br.Reset(r)
 	magic, _ := br.Peek(2)
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		src, err := gzipSource(br, size, &sc.gz)
-		if err != nil {
-			return nil, true, err
-		}
-		zr, err := sc.inflater(src)
-		if err != nil {
-			return nil, true, fmt.Errorf("gzip header: %w", err)
-		}
-		return &ratioReader{r: &gzipErrReader{zr}, in: r}, true, nil
+	if len(magic) != 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+		return br, false, nil
 	}
-	return br, false, nil
+	zr, err := sc.gzipText(br, size)
+	if err != nil {
+		return nil, true, err
+	}
+	return &ratioReader{r: &gzipErrReader{zr}, in: r}, true, nil
+}
+
+// gzipText is the inflating reader of the gzip file br reads: gunzip's
+// over the whole file when it is at most maxGzipInMemory bytes and did not
+// grow since its Stat, else klauspost's over the stream.
+func (sc *scratch) gzipText(br *bufio.Reader, size int64) (io.Reader, error) {
+	whole, src, err := gzipSource(br, size, &sc.gz)
+	if err != nil {
+		return nil, err
+	}
+	if whole != nil {
+		if sc.fast == nil {
+			sc.fast = new(gunzip.Reader)
+		}
+		if err := sc.fast.Reset(whole); err != nil {
+			return nil, fmt.Errorf("gzip header: %w", err)
+		}
+		return sc.fast, nil
+	}
+	zr, err := sc.inflater(src)
+	if err != nil {
+		return nil, fmt.Errorf("gzip header: %w", err)
+	}
+	return zr, nil
 }
 
 // inflater returns sc's gzip reader reset to src (made on first use).
@@ -224,12 +248,13 @@ func (sc *scratch) inflater(src io.Reader) (*gzip.Reader, error) {
 	return sc.zr, sc.zr.Reset(src)
 }
 
-// gzipSource is the compressed stream: the whole file in memory when it is
-// at most maxGzipInMemory bytes, read into *buf (grown when too small and
-// kept for the next file), else br.
-func gzipSource(br *bufio.Reader, size int64, buf *[]byte) (io.Reader, error) {
+// gzipSource reads a gzip file of at most maxGzipInMemory bytes whole into
+// *buf (grown when too small and kept for the next file) and returns its
+// bytes; a larger file, or one that grew since its Stat, is returned as a
+// stream (br, or what was read of it then br).
+func gzipSource(br *bufio.Reader, size int64, buf *[]byte) ([]byte, io.Reader, error) {
 	if size <= 0 || size > maxGzipInMemory {
-		return br, nil
+		return nil, br, nil
 	}
 	if int64(cap(*buf)) < size+1 {
 		*buf = make([]byte, size+1)
@@ -238,11 +263,11 @@ func gzipSource(br *bufio.Reader, size int64, buf *[]byte) (io.Reader, error) {
 	n, err := io.ReadFull(br, b)
 	switch {
 	case err == nil:
-		return io.MultiReader(bytes.NewReader(b), br), nil
+		return nil, io.MultiReader(bytes.NewReader(b), br), nil
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return bytes.NewReader(b[:n]), nil
+		return b[:n], nil, nil
 	}
-	return nil, fmt.Errorf("reading: %w", err)
+	return nil, nil, fmt.Errorf("reading: %w", err)
 }
 
 // gzipErrReader turns a truncated gzip stream into a named error rather than
