@@ -3,6 +3,8 @@ package gunzip
 import (
 	"bytes"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/klauspost/compress/gzip"
@@ -42,5 +44,32 @@ func benchRead(b *testing.B, data []byte, open func() io.Reader) {
 		if n != len(data) {
 			b.Fatalf("%d bytes, want %d", n, len(data))
 		}
+	}
+}
+
+// BenchmarkInflateSample reads the bundled sample's gzipped rank files as
+// they lie on disk (the generator's Kineto traces) with both readers.
+func BenchmarkInflateSample(b *testing.B) {
+	paths, _ := filepath.Glob("../../samples/default/*.json.gz")
+	if len(paths) == 0 {
+		b.Skip("no bundled sample")
+	}
+	for _, p := range paths[:1] {
+		gz, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		zr, _ := gzip.NewReader(bytes.NewReader(gz))
+		data, err := io.ReadAll(zr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("gunzip", func(b *testing.B) {
+			var z Reader
+			benchRead(b, data, func() io.Reader { _ = z.Reset(gz); return &z })
+		})
+		b.Run("klauspost", func(b *testing.B) {
+			benchRead(b, data, func() io.Reader { _ = zr.Reset(bytes.NewReader(gz)); return zr })
+		})
 	}
 }

@@ -1,7 +1,6 @@
 package gunzip
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -22,6 +21,10 @@ type Reader struct {
 	out  int64  // bytes handed out, every member
 	done bool   // every member read and checked
 
+	src   io.Reader                 // the file's rest, when it streams (ResetStream)
+	again func() (io.Reader, error) // the file from its start again, to hand it over
+	buf   []byte                    // in's storage when it streams
+
 	other   *gzip.Reader // klauspost's, once the file is handed over
 	handErr error        // what handing over failed with
 	handed  bool
@@ -30,9 +33,17 @@ type Reader struct {
 // Reset starts reading the gzip file in. Like gzip.Reader.Reset it reads
 // the first member's header and returns its error.
 func (z *Reader) Reset(in []byte) error {
+	z.src, z.again = nil, nil
+	return z.reset(in, false)
+}
+
+// reset starts reading the file whose first bytes are in (and more to
+// come from z.src when more).
+func (z *Reader) reset(in []byte, more bool) error {
 	z.in, z.r, z.out, z.done, z.handed, z.handErr = in, 0, 0, false, false, nil
-	z.f.w = 0
-	p, ok := headerEnd(in, 0)
+	z.f.w, z.f.in, z.f.pos, z.f.more = 0, in, 0, more
+	z.ensure()
+	p, ok := headerEnd(z.in, 0)
 	if !ok {
 		return z.handOver()
 	}
@@ -63,6 +74,10 @@ func (z *Reader) Read(p []byte) (int, error) {
 		}
 		if !z.decode() {
 			if err := z.handOver(); err != nil {
+				if err == io.EOF { // the file read again is empty: not an end here
+					err = io.ErrUnexpectedEOF
+				}
+				z.handErr = err
 				return 0, err
 			}
 		}
@@ -76,6 +91,7 @@ func (z *Reader) decode() bool {
 	z.f.slide()
 	z.r = min(z.r, z.f.w)
 	w0 := z.f.w
+	z.ensure()
 	err := z.f.fill()
 	z.crc = crc32.Update(z.crc, crc32.IEEETable, z.f.win[w0:z.f.w])
 	z.size += uint32(z.f.w - w0)
@@ -91,7 +107,9 @@ func (z *Reader) decode() bool {
 // endMember checks the member's trailer and starts the next member, or
 // ends the file when no byte follows.
 func (z *Reader) endMember() bool {
-	p := z.f.bytePos()
+	z.f.bytePos()
+	z.ensure()
+	p := z.f.pos
 	if p+8 > len(z.in) || binary.LittleEndian.Uint32(z.in[p:]) != z.crc || binary.LittleEndian.Uint32(z.in[p+4:]) != z.size {
 		return false
 	}
@@ -106,16 +124,17 @@ func (z *Reader) endMember() bool {
 	return ok
 }
 
-// handOver gives the file to klauspost's reader, which skips the bytes
-// already handed out; from then on Read is that reader's. It returns the
-// header error of Reset, if any.
+// handOver gives the file to klauspost's reader, which reads it again
+// from its start and skips the bytes already handed out; from then on Read
+// is that reader's. It returns the header error of Reset, if any, or the
+// error of reading the file again.
 func (z *Reader) handOver() error {
 	z.handed = true
-	var err error
-	if z.other == nil {
-		z.other, err = gzip.NewReader(bytes.NewReader(z.in))
-	} else {
-		err = z.other.Reset(bytes.NewReader(z.in))
+	src, err := z.restart()
+	if err == nil && z.other == nil {
+		z.other, err = gzip.NewReader(src)
+	} else if err == nil {
+		err = z.other.Reset(src)
 	}
 	if err != nil {
 		z.handErr = err

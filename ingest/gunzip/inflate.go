@@ -36,6 +36,7 @@ type inflater struct {
 	bits uint64 // loaded bits, the next in the lowest
 	nb   uint   // how many of bits are loaded
 	over uint   // zero bytes loaded past the end of in (truncated when consumed)
+	more bool   // more input may follow in (a stream): fill stops short of its end
 
 	win  []byte
 	w    int // the next byte of win to write
@@ -111,9 +112,13 @@ func (f *inflater) take(n uint) uint64 {
 func (f *inflater) short() bool { return f.nb < 8*f.over }
 
 // fill decodes until the window has no room for another symbol or the
-// stream ends (state stDone).
+// stream ends (state stDone), or, while more input may follow, until fewer
+// than reserve bytes of in are left.
 func (f *inflater) fill() error {
 	for f.w <= f.limit() {
+		if f.more && len(f.in)-f.pos < reserve {
+			return nil // the Reader loads more input first
+		}
 		var err error
 		switch f.state {
 		case stHeader:
