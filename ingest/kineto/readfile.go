@@ -184,16 +184,16 @@ func fileError(path string, err error) error {
 }
 
 // maxGzipInMemory is the largest gzip file read whole before it is
-// decompressed (by gunzip.Reader, which reads a slice). Larger files stream
-// through a 64 KiB buffer into klauspost's inflater.
+// decompressed (by gunzip.Reader's Reset, which reads a slice). Larger
+// files stream through gunzip.Reader's own buffer.
 const maxGzipInMemory = 8 << 20
 
 // openStream returns the JSON text of r (size bytes on disk), gunzipping it
 // (with the ratio guard) when it is gzip, and whether it was; it reads
 // through sc's buffers and inflaters, which the text then uses until the
-// file is read. A gzip file read whole into memory is inflated by
-// gunzip.Reader (faster; the same bytes and errors), a larger one
-// streamed through klauspost's reader.
+// file is read. A gzip file is inflated by gunzip.Reader (faster than
+// klauspost's, the same bytes and errors: it hands anything it does not
+// decode over to that reader), read whole into memory when it is small.
 func openStream(r *countReader, size int64, sc *scratch) (io.Reader, bool, error) {
 	if sc.br == nil {
 		sc.br = bufio.NewReaderSize(r, 64<<10)
@@ -204,35 +204,50 @@ func openStream(r *countReader, size int64, sc *scratch) (io.Reader, bool, error
 	if len(magic) != 2 || magic[0] != 0x1f || magic[1] != 0x8b {
 		return br, false, nil
 	}
-	zr, err := sc.gzipText(br, size)
+	zr, err := sc.gzipText(br, r, size)
 	if err != nil {
 		return nil, true, err
 	}
 	return &ratioReader{r: &gzipErrReader{zr}, in: r}, true, nil
 }
 
-// gzipText is the inflating reader of the gzip file br reads: gunzip's
-// over the whole file when it is at most maxGzipInMemory bytes and did not
-// grow since its Stat, else klauspost's over the stream.
-func (sc *scratch) gzipText(br *bufio.Reader, size int64) (io.Reader, error) {
+// gzipText is the inflating reader of the gzip file br reads (through r):
+// gunzip's over the whole file when it is at most maxGzipInMemory bytes
+// and did not grow since its Stat, else gunzip's over the stream (which
+// rewinds r to hand the file over), or klauspost's for a file that has no
+// size (a pipe: it cannot be read again).
+func (sc *scratch) gzipText(br *bufio.Reader, r *countReader, size int64) (io.Reader, error) {
 	whole, src, err := gzipSource(br, size, &sc.gz)
 	if err != nil {
 		return nil, err
 	}
-	if whole != nil {
-		if sc.fast == nil {
-			sc.fast = new(gunzip.Reader)
-		}
-		if err := sc.fast.Reset(whole); err != nil {
-			return nil, fmt.Errorf("gzip header: %w", err)
-		}
-		return sc.fast, nil
+	if sc.fast == nil && size > 0 {
+		sc.fast = new(gunzip.Reader)
 	}
-	zr, err := sc.inflater(src)
+	switch {
+	case whole != nil:
+		err = sc.fast.Reset(whole)
+	case size > 0:
+		err = sc.fast.ResetStream(src, func() (io.Reader, error) { return again(br, r) })
+	default:
+		var zr *gzip.Reader
+		if zr, err = sc.inflater(src); err == nil {
+			return zr, nil
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("gzip header: %w", err)
 	}
-	return zr, nil
+	return sc.fast, nil
+}
+
+// again is the file br reads through r from its start once more.
+func again(br *bufio.Reader, r *countReader) (io.Reader, error) {
+	if err := r.rewind(); err != nil {
+		return nil, err
+	}
+	br.Reset(r)
+	return br, nil
 }
 
 // inflater returns sc's gzip reader reset to src (made on first use).
@@ -320,17 +335,38 @@ func newProgress(paths []string, fn func(done, total int64)) *progress {
 	return p
 }
 
+// countReader reads a file, telling progress how far, and counts its
+// bytes read for the decompression-bomb guard. After a rewind (a gzip
+// file handed over to the other inflater, which reads it again) neither
+// counts a byte twice: n is the furthest the file has been read.
 type countReader struct {
 	r    io.Reader
 	prog *progress
-	n    int64 // bytes read
+	n    int64 // the furthest position read
+	at   int64 // the position read up to
 }
 
 func (c *countReader) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
-	c.n += int64(n)
-	if c.prog.fn != nil && n > 0 {
-		c.prog.fn(atomic.AddInt64(&c.prog.done, int64(n)), c.prog.total)
+	c.at += int64(n)
+	if d := c.at - c.n; d > 0 {
+		c.n = c.at
+		if c.prog.fn != nil {
+			c.prog.fn(atomic.AddInt64(&c.prog.done, d), c.prog.total)
+		}
 	}
 	return n, err
+}
+
+// rewind goes back to the file's start, when it can seek.
+func (c *countReader) rewind() error {
+	s, ok := c.r.(io.Seeker)
+	if !ok {
+		return errors.New("cannot read the file again from its start")
+	}
+	if _, err := s.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	c.at = 0
+	return nil
 }

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	kgzip "github.com/klauspost/compress/gzip"
 )
 
 // TestTextSize checks the presizing hint: a plain file's size, a gzip
@@ -111,6 +114,55 @@ func readStream(t *testing.T, path string, sc *scratch) ([]byte, error) {
 	defer f.Close()
 	st, _ := f.Stat()
 	r, _, err := openStream(&countReader{r: f, prog: &progress{}}, st.Size(), sc)
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(r)
+}
+
+// TestStreamedGzip: a gzip file too large to read whole streams through
+// gunzip's reader and gives the text, or fails, as klauspost's reader
+// does, also when the file is handed over to it (read again from its
+// start: a header CRC, damage); progress and the bomb guard count each of
+// the file's bytes once.
+func TestStreamedGzip(t *testing.T) {
+	text := bytes.Repeat([]byte(`{"ph": "X", "name": "k", "ts": 1, "dur": 2},`), 50_000)
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(text)
+	zw.Close()
+	good := b.Bytes()
+	hcrc := append([]byte{}, good[:10]...)
+	hcrc[3] |= 1 << 1
+	crc := crc32.ChecksumIEEE(hcrc)
+	hcrc = append(append(hcrc, byte(crc), byte(crc>>8)), good[10:]...)
+	flipped := append([]byte{}, good...)
+	flipped[len(flipped)/2] ^= 0x55
+	for name, data := range map[string][]byte{"good": good, "header CRC": hcrc, "flipped": flipped, "truncated": good[:len(good)-100]} {
+		path := filepath.Join(t.TempDir(), "f.json.gz")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, _ := os.Open(path)
+		prog := &progress{fn: func(int64, int64) {}}
+		cr := &countReader{r: f, prog: prog}
+		got, err := readText(cr, maxGzipInMemory+1)
+		f.Close()
+		zr, _ := kgzip.NewReader(bytes.NewReader(data))
+		want, wantErr := io.ReadAll(zr)
+		if !bytes.Equal(got, want) || (err == nil) != (wantErr == nil) {
+			t.Errorf("%s: %d bytes (%v), klauspost's %d bytes (%v)", name, len(got), err, len(want), wantErr)
+		}
+		if prog.done != int64(len(data)) || cr.n != int64(len(data)) {
+			t.Errorf("%s: progress %d, counted %d, want the file's %d bytes", name, prog.done, cr.n, len(data))
+		}
+	}
+}
+
+// readText reads the text of what cr reads through openStream, as a file
+// of size bytes.
+func readText(cr *countReader, size int64) ([]byte, error) {
+	r, _, err := openStream(cr, size, new(scratch))
 	if err != nil {
 		return nil, err
 	}
