@@ -1,7 +1,7 @@
 // Package gunzip decodes a gzip file, held whole in memory (Reset) or
 // streamed through a 2 MiB buffer (ResetStream), about 1.4 times as fast
 // as klauspost's inflater on the profiler's highly compressible JSON
-// (docs/performance.md, rounds 42 and 43).
+// (docs/performance.md, round 42).
 //
 // Its inflater reads the compressed bytes as a slice (eight bytes a
 // refill, one table lookup a symbol, a whole match decoded from one
