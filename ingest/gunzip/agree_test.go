@@ -74,6 +74,15 @@ func TestAgreesOnDamage(t *testing.T) {
 // FuzzAgrees: any input gives the bytes and the error klauspost's reader
 // gives. Seeds: members of each block type, damaged ones, empty input.
 func FuzzAgrees(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, gz []byte) {
+		agree(t, "fuzz", gz)
+	})
+}
+
+// addSeeds gives a fuzz target members of each block type, damaged ones,
+// two members, an empty input and an empty member.
+func addSeeds(f *testing.F) {
 	data := payloads()["json"][:2000]
 	for _, c := range compressors()[:5] {
 		gz := gzipped(f, c, data)
@@ -83,7 +92,4 @@ func FuzzAgrees(f *testing.F) {
 	}
 	f.Add([]byte{})
 	f.Add([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0})
-	f.Fuzz(func(t *testing.T, gz []byte) {
-		agree(t, "fuzz", gz)
-	})
 }

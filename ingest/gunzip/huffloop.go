@@ -42,7 +42,8 @@ type bitReader struct {
 	over uint
 }
 
-// refillSlow is inflater.refill near the end of the input.
+// refillSlow loads bits a byte at a time until at least 56 are loaded
+// (zeros past the end of the input, counted in over): a refill near its end.
 func (d *bitReader) refillSlow() {
 	for d.nb <= 55 {
 		if d.pos < len(d.in) {

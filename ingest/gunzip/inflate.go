@@ -88,15 +88,9 @@ func (f *inflater) refill() {
 		f.nb |= 56
 		return
 	}
-	for f.nb <= 55 {
-		if f.pos < len(f.in) {
-			f.bits |= uint64(f.in[f.pos]) << f.nb
-			f.pos++
-		} else {
-			f.over++
-		}
-		f.nb += 8
-	}
+	d := bitReader{in: f.in, pos: f.pos, bits: f.bits, nb: f.nb, over: f.over}
+	d.refillSlow()
+	f.pos, f.bits, f.nb, f.over = d.pos, d.bits, d.nb, d.over
 }
 
 // take returns the next n bits (n <= 32, after a refill) and consumes

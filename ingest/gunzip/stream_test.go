@@ -133,14 +133,7 @@ func errString(err error) string {
 // FuzzStreamAgrees: any input read as a stream a byte a read gives the
 // bytes and the error klauspost's reader gives.
 func FuzzStreamAgrees(f *testing.F) {
-	data := payloads()["json"][:2000]
-	for _, c := range compressors()[:5] {
-		gz := gzipped(f, c, data)
-		f.Add(gz)
-		f.Add(gz[:len(gz)/2])
-		f.Add(append(gz, gz...))
-	}
-	f.Add([]byte{})
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, gz []byte) {
 		var z Reader
 		agreeStream(t, &z, "fuzz", gz, sources["byte"])
