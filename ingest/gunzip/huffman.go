@@ -17,10 +17,13 @@ const (
 	kDist                  // val is the distance's base, extra its extra bits
 )
 
+// mk packs an entry: n code bits, its kind, extra bits and value.
 func mk(n uint, kind uint32, extra uint, val int) entry {
 	return entry(uint32(n) | kind<<8 | uint32(extra)<<12 | uint32(val)<<16)
 }
 
+// The fields of an entry (mk's arguments), its extra bits' mask, and
+// tests of its kind.
 func (e entry) n() uint        { return uint(e & 0xff) }
 func (e entry) kind() uint32   { return uint32(e>>8) & 0xf }
 func (e entry) extra() uint    { return uint(e>>12) & 0xf }
@@ -85,6 +88,7 @@ func (t *table) build(lengths []uint8, primary uint, sym meaning) bool {
 	return true
 }
 
+// minNonZero is the smaller of a and b, or b when a is 0 (none yet).
 func minNonZero(a, b int) int {
 	if a == 0 || b < a {
 		return b
