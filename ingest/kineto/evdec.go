@@ -125,6 +125,7 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 	if lv == lvArgs {
 		runs, st, keys = &d.runs[1], d.argSt, &argsKeys
 	}
+	tail := -1 // in args: where the skipped members up to the object's end start (argTail)
 	for first := true; ; first = false {
 		var k keyID
 		var run *memberRun // the run of state st whose bytes are those at i (two ways, masked words)
@@ -141,7 +142,7 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 		}
 		if run != nil {
 			if i += run.n; run.end {
-				return i
+				return d.endArgs(lv, tail, i)
 			}
 			k, st = run.id, run.next
 			if i >= len(b) || b[i] <= ' ' { // a run may end the buffer
@@ -152,18 +153,69 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 		} else {
 			var end bool
 			if i, k, st, end = d.member(i, first, st, runs, keys); i < 0 || end {
-				return i
+				return d.endArgs(lv, tail, i)
 			}
 		}
 		if lv == lvEvent {
 			i = d.eventField(k, i, depth)
 		} else {
+			if k != kNone {
+				tail = -1
+			} else if tail < 0 {
+				if e := d.argTail(i); e > 0 {
+					return e
+				}
+				tail = i
+			}
 			i = d.argsField(k, i, depth)
 		}
 		if i < 0 {
 			return -1
 		}
 	}
+}
+
+// An event's args often end in members nobody reads whose values repeat
+// for every event of its name: a kernel's launch configuration, from
+// "registers per thread" to "est. achieved occupancy %", a fifth of the
+// profiler's bytes. The bytes from the first of such a run of skipped
+// members' values to the args' '}' are kept in the name's cache entry
+// (argTail) and, at the next event of that name, taken by one compare
+// when they are the same. Bytes once checked member by member, all of
+// whose keys argsField skips, are valid and skipped again wherever they
+// recur before an args object's end (argsField reads by key alone).
+const (
+	minArgTail = 24  // shorter runs cost more to keep than to read
+	maxArgTail = 512 // longer ones are not kept
+)
+
+// argTail returns the index after the args' '}' when the bytes from i
+// (the value of a skipped member, the first since the last member read)
+// are those kept for the event's name; else 0.
+func (d *evDecoder) argTail(i int) int {
+	e := d.ev.nameEnt
+	if e == nil || len(e.tail) == 0 || len(d.b)-i < len(e.tail) {
+		return 0
+	}
+	if string(d.b[i:i+len(e.tail)]) != string(e.tail) {
+		return 0
+	}
+	return i + len(e.tail)
+}
+
+// endArgs returns end, the index after an object's '}'; for args whose
+// last members from tail on were all skipped, it keeps their bytes for
+// the event's name first (argTail).
+func (d *evDecoder) endArgs(lv level, tail, end int) int {
+	if lv != lvArgs || tail < 0 || end < 0 {
+		return end
+	}
+	if n := end - tail; n >= minArgTail && n <= maxArgTail {
+		if e := d.ev.nameEnt; e != nil {
+			e.tail = append(e.tail[:0], d.b[tail:end]...)
+		}
+	}
+	return end
 }
 
 // member reads the bytes from i (after the '{', or after a member's value

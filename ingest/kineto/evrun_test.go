@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +37,32 @@ var runSeeds = [][2]string{
 		"{\"ph\": \"X\", \"name\": \"sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize1\x01\", \"cat\": \"kernel\"}"},
 	{`{"ph": "X", "cat": "kernel", "name": "ab", "args": {"name": "ab"}, "pid": 1, "tid": 2, "ts": 1, "dur": 2}`,
 		`{"ph": "X", "cat": "kernel", "name": "ab", "args": {"name": "ab\u0041"}, "pid": 1, "tid": 2, "ts": 1, "dur": 2}`},
+	// kept args tails (argTail): the same launch configuration; one value
+	// other; a member read where a skipped one was; the same bytes cut
+	// short; another name; a tail of nested values and escapes, then
+	// invalid; the tail's members after a read one
+	{argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "block": [384, 1, 1]}`),
+		argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "block": [384, 1, 1]}`)},
+	{argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "block": [384, 1, 1]}`),
+		argTailKernel(`"registers per thread": 168, "grid": [132, 1, 2], "block": [384, 1, 1]}`)},
+	{argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "correlation": 1}`),
+		argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "correlation": 9}`)},
+	{argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "block": [384, 1, 1]}`),
+		argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "block": [384, 1, 1]`)},
+	{argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "block": [384, 1, 1]}`),
+		strings.Replace(argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "block": [384, 1, 1]}`), `"name": "gemm_k"`, `"name": "gemm_j"`, 1)},
+	{argTailKernel(`"x": {"a": [1, "\u00e9\n"], "b": null}, "y": true, "z": -1.5e3}`),
+		argTailKernel(`"x": {"a": [1, "\u00e9\n"], "b": null}, "y": true, "z": -1.5e3,}`)},
+	{argTailKernel(`"x": {"a": [1, "\u00e9\n"], "b": null}, "y": true, "z": -1.5e3}`),
+		argTailKernel(`"x": {"a": [1, "\u00e9\n"], "b": null}, "y": true, "z": -1.5e3}`)},
+	{argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "block": [384, 1, 1]}`),
+		argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "block": [384, 1, 1], "stream": 3}`)},
+}
+
+// argTailKernel is a kernel event whose args end in tail, after the
+// members read.
+func argTailKernel(tail string) string {
+	return `{"ph": "X", "cat": "kernel", "name": "gemm_k", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2, "args": {"External id": 3, "correlation": 3, ` + tail + `}`
 }
 
 // runPad follows an element in a buffer, long enough that every run of
@@ -144,4 +171,33 @@ func TestPredictedStrings(t *testing.T) {
 		t.Fatal("the kernel name was not kept for prediction")
 	}
 	checkRuns(t, a, a)
+}
+
+// TestArgTailKept: the skipped members that end a kernel's args are kept
+// for its name and taken again by one compare (argTail); members read
+// after them, or fewer bytes than minArgTail, keep none. Taught or not, a
+// decoder gives the same event (TestMemberRuns, FuzzMemberRuns).
+func TestArgTailKept(t *testing.T) {
+	tail := `"registers per thread": 168, "grid": [132, 1, 1], "block": [384, 1, 1]}`
+	cases := []struct {
+		el, want string
+	}{
+		{argTailKernel(tail), `168, "grid": [132, 1, 1], "block": [384, 1, 1]}`},
+		{argTailKernel(`"registers per thread": 168, "stream": 7}`), ""},
+		{argTailKernel(`"queued": 0}`), ""},
+	}
+	for _, c := range cases {
+		var d evDecoder
+		var ev rawEvent
+		for range 2 {
+			ev.reset()
+			if _, err := d.decode([]byte(c.el), &ev, true); err != nil || ev.Args.Corr != 3 {
+				t.Fatalf("%s: %v %+v", c.el, err, ev.Args)
+			}
+		}
+		e := d.strs.get([]byte("gemm_k"))
+		if string(e.tail) != c.want {
+			t.Errorf("%s: kept %q, want %q", c.el, e.tail, c.want)
+		}
+	}
 }

@@ -178,9 +178,10 @@ type strCache struct {
 // once (fileReader.nameOf).
 type strEntry struct {
 	s    string
-	name int32 // its index in the trace's Names plus 1, 0 before it is interned
-	comm int8  // isCommKernel: 0 not yet asked, 1 no, 2 yes
-	run  uint8 // the first run state of its events' args (memberRuns)
+	name int32  // its index in the trace's Names plus 1, 0 before it is interned
+	comm int8   // isCommKernel: 0 not yet asked, 1 no, 2 yes
+	run  uint8  // the first run state of its events' args (memberRuns)
+	tail []byte // its events' last args' skipped members, to their '}' (argTail)
 }
 
 // oneByte are the strings of one byte (ph is one).
