@@ -62,6 +62,12 @@ func (d *bitReader) refillSlow() {
 // is where the stream's output starts in win.
 func decodeSymbols(d *bitReader, lit, dist *table, win []byte, w, base int) (int, int) {
 	lim := len(win) - maxMatch - slack
+	if d.over == 0 {
+		var st int
+		if w, st = decodeFast(d, lit, dist, win, w, base); st != windowFull {
+			return w, st
+		}
+	}
 	in := d.in
 	bits, nb, pos := d.bits, d.nb, d.pos
 	overBits := 8 * d.over // bits past the input loaded (zeros; consuming them is truncation)
@@ -153,4 +159,67 @@ func copyMatch(win []byte, w, d, n int) {
 			k += copy(win[w+k:w+n], win[src:w+k])
 		}
 	}
+}
+
+// decodeFast is decodeSymbols while at least eight bytes of input are
+// left: every refill loads real bits, so no symbol is checked for bits
+// past the input's end. It returns windowFull also when it stops for the
+// input's end (decodeSymbols goes on from there).
+func decodeFast(d *bitReader, lit, dist *table, win []byte, w, base int) (int, int) {
+	lim := len(win) - maxMatch - slack
+	in := d.in
+	bits, nb, pos := d.bits, d.nb, d.pos
+	for w <= lim && pos+8 <= len(in) {
+		bits |= binary.LittleEndian.Uint64(in[pos:]) << nb
+		pos += int(63-nb) >> 3
+		nb |= 56
+		e := lit.prim[bits&(1<<litBits-1)]
+		if e.isLink() {
+			e = lit.sub[e.val()+int(bits>>litBits&e.mask())] + entry(litBits)
+		}
+		k := e.kind()
+		if k == kLiteral {
+			bits >>= e.n()
+			nb -= e.n()
+			win[w] = byte(e.val())
+			w++
+			continue
+		}
+		if k != kLength {
+			if k == kEnd {
+				bits >>= e.n()
+				nb -= e.n()
+				d.bits, d.nb, d.pos = bits, nb, pos
+				return w, blockEnd
+			}
+			d.bits, d.nb, d.pos = bits, nb, pos
+			return w, invalid
+		}
+		bits >>= e.n()
+		nb -= e.n()
+		n := e.val() + int(bits&e.mask())
+		bits >>= e.extra()
+		nb -= e.extra()
+		de := dist.prim[bits&(1<<distBits-1)]
+		if de.isLink() {
+			de = dist.sub[de.val()+int(bits>>distBits&de.mask())] + entry(distBits)
+		}
+		if de.kind() != kDist {
+			d.bits, d.nb, d.pos = bits, nb, pos
+			return w, invalid
+		}
+		bits >>= de.n()
+		nb -= de.n()
+		off := de.val() + int(bits&de.mask())
+		bits >>= de.extra()
+		nb -= de.extra()
+		if off > w-base {
+			d.bits, d.nb, d.pos = bits, nb, pos
+			return w, invalid
+		}
+		copyMatch(win, w, off, n)
+		w += n
+	}
+	d.bits, d.nb, d.pos = bits, nb, pos
+	return w, windowFull
 }
