@@ -152,3 +152,27 @@ func FuzzMemo(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, a, b string) { checkMemo(t, []string{a, b, a}) })
 }
+
+// TestSortCPUInOrderKept: ranges already in thread-then-start order are
+// kept as they are (no copy), with the External id index and the latest
+// ends the sorting copy gives them.
+func TestSortCPUInOrderKept(t *testing.T) {
+	for _, seed := range [][]byte{[]byte("\x00\x01\x05\x01\x00\x02\x03\x0a\x01\x01\x09\x02\x01\x01\x04\x0b\x03\x07\x07\x03"), make([]byte, 40)} {
+		l := rangesFrom(seed) // sorted
+		kept := &linkState{cpu: slices.Clone(l.cpu), cpuExt: map[int64]int{}}
+		copied := &linkState{cpu: slices.Clone(l.cpu), cpuExt: map[int64]int{}}
+		for i := range l.cpu {
+			kept.cpuExt[int64(100+i)], copied.cpuExt[int64(100+i)] = i, i
+		}
+		first := &kept.cpu[0]
+		kept.sortCPU()
+		copied.sortCPUCopy()
+		copied.spans()
+		if &kept.cpu[0] != first {
+			t.Error("ranges in order were copied")
+		}
+		if !reflect.DeepEqual(kept.cpu, copied.cpu) || !maps.Equal(kept.cpuExt, copied.cpuExt) || !slices.Equal(kept.maxEnd, copied.maxEnd) {
+			t.Errorf("kept %+v %v %v\ncopied %+v %v %v", kept.cpu, kept.cpuExt, kept.maxEnd, copied.cpu, copied.cpuExt, copied.maxEnd)
+		}
+	}
+}
