@@ -58,26 +58,33 @@ func hasKind(path string) bool {
 
 // Read reads sample files (and the part files of an interrupted run) into
 // one trace holding only GPU samples. Columns are decoded page by page
-// straight into the trace's compact samples, so memory is the samples
-// kept. A file that cannot be read is skipped with a record and a warning
-// while another can.
+// straight into compact samples, so memory is the samples kept. A file
+// that cannot be read is skipped with a record and a warning while another
+// can. Files are decoded on opts.Workers goroutines (source.InOrder), each
+// into a sink of its own, and added to the trace in path order as they
+// would be read one after another (fileSamples.addTo); a directory of
+// parts is read on the caller's goroutine.
 func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trace, error) {
+	check := func() error { return source.CheckMemory(opts.MaxMemory) }
 	sk := samplepq.NewSink(&model.Trace{})
-	sk.Check = func() error { return source.CheckMemory(opts.MaxMemory) }
+	sk.Check = check
 	var errs []error
-	for _, p := range paths {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if err := readPath(p, sk); errors.Is(err, source.ErrMemoryBudget) {
-			return nil, err
+	err := source.InOrder(ctx, len(paths), opts.Workers, func(i int) (*fileSamples, error) {
+		return decodeFile(paths[i], check), nil
+	}, func(i int, f *fileSamples) error {
+		p := paths[i]
+		if err := f.addTo(p, sk); errors.Is(err, source.ErrMemoryBudget) {
+			return err
 		} else if err != nil {
 			errs = append(errs, err)
 			skipFile(sk.T, p, err, opts)
-			continue
+			return nil
 		}
-		st, _ := os.Stat(p)
-		sk.T.Sources = append(sk.T.Sources, model.Source{Path: p, Format: "nvml-samples", Size: sizeOf(st)})
+		sk.T.Sources = append(sk.T.Sources, model.Source{Path: p, Format: "nvml-samples", Size: f.size})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(sk.T.Sources) == 0 && len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -86,18 +93,64 @@ func Read(ctx context.Context, paths []string, opts source.Options) (*model.Trac
 	return sk.T, nil
 }
 
+// fileSamples is one samples file decoded into a sink of its own (its
+// GPUs numbered in the file's order), with its size and its read's error;
+// dir says the path is a directory of parts, left to addTo.
+type fileSamples struct {
+	sk   *samplepq.Sink
+	size int64
+	err  error
+	dir  bool
+}
+
+// decodeFile decodes the samples file at path (not a directory).
+func decodeFile(path string, check func() error) *fileSamples {
+	st, err := os.Stat(path)
+	if err != nil {
+		return &fileSamples{err: fmt.Errorf("read samples: %w", err)}
+	}
+	if st.IsDir() {
+		return &fileSamples{dir: true, size: st.Size()}
+	}
+	f := &fileSamples{sk: samplepq.NewSink(&model.Trace{}), size: st.Size()}
+	f.sk.Check = check
+	f.err = readFile(path, st.Size(), f.sk)
+	return f
+}
+
+// addTo adds the file's samples to sk as reading it into sk would have
+// (readPath): each sample's GPU found or added in sk in row order, the
+// rows read before an error kept, the dropped rows counted in sk and
+// recorded for the path once it is read whole.
+func (f *fileSamples) addTo(path string, sk *samplepq.Sink) error {
+	switch {
+	case f.dir:
+		return readParts(path, sk)
+	case f.sk == nil:
+		return f.err
+	}
+	sk.AddFrom(f.sk)
+	if f.err != nil {
+		return f.err
+	}
+	recordDropped(path, sk)
+	return nil
+}
+
+// recordDropped records the rows sk dropped since the last record as the
+// path's, if any.
+func recordDropped(path string, sk *samplepq.Sink) {
+	if n := sk.TakeDropped(); n > 0 {
+		sk.T.Skipped = append(sk.T.Skipped, model.Skip{Source: path, Offset: -1,
+			Reason: fmt.Sprintf("rows of GPUs past the first %d", samplepq.MaxGPUs), Count: n})
+	}
+}
+
 func skipFile(t *model.Trace, p string, err error, opts source.Options) {
 	t.Skip(p, -1, "", "%s", strings.TrimPrefix(err.Error(), p+": "))
 	if opts.Warn != nil {
 		opts.Warn("skipping " + err.Error())
 	}
-}
-
-func sizeOf(st os.FileInfo) int64 {
-	if st == nil {
-		return 0
-	}
-	return st.Size()
 }
 
 // ReadFile reads one samples file, or every part in a ".parts" directory,
@@ -119,17 +172,22 @@ func readPath(path string, sk *samplepq.Sink) error {
 	if st.IsDir() {
 		return readParts(path, sk)
 	}
+	if err := readFile(path, st.Size(), sk); err != nil {
+		return err
+	}
+	recordDropped(path, sk)
+	return nil
+}
+
+// readFile adds the samples of the file at path (size bytes) to sk.
+func readFile(path string, size int64, sk *samplepq.Sink) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("read samples: %w", err)
 	}
 	defer f.Close()
-	if err := readSamples(f, st.Size(), sk); err != nil {
+	if err := readSamples(f, size, sk); err != nil {
 		return &source.FileError{Path: path, Offset: -1, Err: err}
-	}
-	if n := sk.TakeDropped(); n > 0 {
-		sk.T.Skipped = append(sk.T.Skipped, model.Skip{Source: path, Offset: -1,
-			Reason: fmt.Sprintf("rows of GPUs past the first %d", samplepq.MaxGPUs), Count: n})
 	}
 	return nil
 }

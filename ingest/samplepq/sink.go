@@ -47,6 +47,24 @@ func (s *Sink) AddRows(rows []Row) {
 	}
 }
 
+// AddFrom adds the samples of o, another sink, in their order, each GPU
+// found or added here as a row naming it would be (the samples of GPUs
+// past the first MaxGPUs dropped and counted), and takes o's count of
+// dropped rows: as if o's rows had been read into s.
+func (s *Sink) AddFrom(o *Sink) {
+	t := o.T
+	s.Grow(int64(t.Samples.Len()))
+	for i := range t.Samples.Len() {
+		x := t.Samples.At(i)
+		g := &t.SampleGPUs[x.GPU]
+		if id, ok := s.gpu(gpuKey{g.Host, g.UUID, g.BusID, g.Index}, g.Name); ok {
+			x.GPU = id
+			s.T.Samples.Append(x)
+		}
+	}
+	s.dropped += o.TakeDropped()
+}
+
 // Grow makes room for n more rows, a hint that is bounded to 4 Mi rows.
 func (s *Sink) Grow(n int64) { s.T.Samples.Grow(int(min(max(n, 0), 1<<22))) }
 
