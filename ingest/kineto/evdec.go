@@ -28,6 +28,9 @@ type evDecoder struct {
 	// stay few however many names a file has), else its name's, else 0.
 	argSt  runState
 	catSet bool
+	// prefixes are the members of events up to their first time or args
+	// (eventPrefix), learnt in this file; nil until the first event
+	prefixes *prefixTable
 }
 
 // errShort says the input ended inside the element: the splitter must read
@@ -116,9 +119,10 @@ const (
 )
 
 // object reads the members of the event (lv lvEvent) or of its args
-// (lvArgs) from i (after the '{') and returns the index after its '}'. The
-// bytes between values are compared with the runs learned before
-// (memberRuns) first; member reads the others.
+// (lvArgs) from i (after the '{') and returns the index after its '}'. An
+// event's first members are compared with the prefixes learned before
+// (eventPrefix) first; the bytes between values with the runs learned
+// before (memberRuns); member reads the others.
 func (d *evDecoder) object(i int, lv level, depth int) int {
 	b := d.b
 	st, runs, keys := runState(0), &d.runs[0], &eventKeys // the run state: before the first member
@@ -126,37 +130,61 @@ func (d *evDecoder) object(i int, lv level, depth int) int {
 		runs, st, keys = &d.runs[1], d.argSt, &argsKeys
 	}
 	tail := -1 // in args: where the skipped members up to the object's end start (argTail)
-	for first := true; ; first = false {
-		var k keyID
-		var run *memberRun // the run of state st whose bytes are those at i (two ways, masked words)
-		if i <= len(b)-runBytes {
-			p := (*[runBytes]byte)(b[i:])
-			x0, x1 := binary.LittleEndian.Uint64(p[0:8]), binary.LittleEndian.Uint64(p[8:16])
-			x2, x3 := binary.LittleEndian.Uint64(p[16:24]), binary.LittleEndian.Uint64(p[24:32])
-			ways := &runs[st]
-			if r := &ways[0]; (x0^r.w[0])&r.m[0]|(x1^r.w[1])&r.m[1]|(x2^r.w[2])&r.m[2]|(x3^r.w[3])&r.m[3] == 0 && r.n != 0 {
-				run = r
-			} else if r := &ways[1]; (x0^r.w[0])&r.m[0]|(x1^r.w[1])&r.m[1]|(x2^r.w[2])&r.m[2]|(x3^r.w[3])&r.m[3] == 0 && r.n != 0 {
-				run = r
-			}
-		}
-		if run != nil {
-			if i += run.n; run.end {
-				return d.endArgs(lv, tail, i)
-			}
-			k, st = run.id, run.next
-			if i >= len(b) || b[i] <= ' ' { // a run may end the buffer
+	var k keyID
+	first, have := true, false // have: k and st are those of the value at i (a prefix taken)
+	from, slot := -1, -1       // an event's: where its members start while its prefix is read, and its slot (eventPrefix)
+	if lv == lvEvent {
+		var p *eventPrefix
+		if p, slot = d.prefixAt(i); p != nil {
+			i, k, st = d.takePrefix(p, i)
+			if i >= len(b) || b[i] <= ' ' { // as after a run
 				if i = skipWS(b, i); i >= len(b) {
 					return d.short()
 				}
 			}
+			first, have = false, true
+		} else if slot >= 0 {
+			from = i
+		}
+	}
+	for ; ; first = false {
+		if have {
+			have = false
 		} else {
-			var end bool
-			if i, k, st, end = d.member(i, first, st, runs, keys); i < 0 || end {
-				return d.endArgs(lv, tail, i)
+			var run *memberRun // the run of state st whose bytes are those at i (two ways, masked words)
+			if i <= len(b)-runBytes {
+				p := (*[runBytes]byte)(b[i:])
+				x0, x1 := binary.LittleEndian.Uint64(p[0:8]), binary.LittleEndian.Uint64(p[8:16])
+				x2, x3 := binary.LittleEndian.Uint64(p[16:24]), binary.LittleEndian.Uint64(p[24:32])
+				ways := &runs[st]
+				if r := &ways[0]; (x0^r.w[0])&r.m[0]|(x1^r.w[1])&r.m[1]|(x2^r.w[2])&r.m[2]|(x3^r.w[3])&r.m[3] == 0 && r.n != 0 {
+					run = r
+				} else if r := &ways[1]; (x0^r.w[0])&r.m[0]|(x1^r.w[1])&r.m[1]|(x2^r.w[2])&r.m[2]|(x3^r.w[3])&r.m[3] == 0 && r.n != 0 {
+					run = r
+				}
+			}
+			if run != nil {
+				if i += run.n; run.end {
+					return d.endArgs(lv, tail, i)
+				}
+				k, st = run.id, run.next
+				if i >= len(b) || b[i] <= ' ' { // a run may end the buffer
+					if i = skipWS(b, i); i >= len(b) {
+						return d.short()
+					}
+				}
+			} else {
+				var end bool
+				if i, k, st, end = d.member(i, first, st, runs, keys); i < 0 || end {
+					return d.endArgs(lv, tail, i)
+				}
 			}
 		}
 		if lv == lvEvent {
+			if from >= 0 && !prefixKey(k) {
+				d.learnPrefix(slot, from, i, k, st)
+				from = -1
+			}
 			i = d.eventField(k, i, depth)
 		} else {
 			if k != kNone {

@@ -57,6 +57,26 @@ var runSeeds = [][2]string{
 		argTailKernel(`"x": {"a": [1, "\u00e9\n"], "b": null}, "y": true, "z": -1.5e3}`)},
 	{argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "block": [384, 1, 1]}`),
 		argTailKernel(`"registers per thread": 168, "grid": [132, 1, 1], "block": [384, 1, 1], "stream": 3}`)},
+	// event prefixes (eventPrefix): the same prefix, other times; another
+	// tid past the hashed bytes; more white space after the prefix; the
+	// element cut right after it; a name with escapes, a string pid, a key
+	// twice and a null name inside it; a prefix ending at an unknown key
+	{prefixEvent(`"tid": 7, `, `"ts": 1.5, "dur": 2}`), prefixEvent(`"tid": 7, `, `"ts": 9.25, "dur": 3, "args": {"External id": 4}}`)},
+	{prefixEvent(`"tid": 7, `, `"ts": 1.5, "dur": 2}`), prefixEvent(`"tid": 8, `, `"ts": 1.5, "dur": 2}`)},
+	{prefixEvent(`"tid": 7, `, `"ts": 1.5, "dur": 2}`), prefixEvent(`"tid": 7, `, "\"ts\":  \n\t 1.5}")},
+	{prefixEvent(`"tid": 7, `, `"ts": 1.5, "dur": 2}`), prefixEvent(`"tid": 7, `, `"ts": `)},
+	{prefixEvent(`"tid": 7, `, `"ts": 1.5, "dur": 2}`), prefixEvent(`"tid": 7, `, `"ts": 1.5, "dur": 2`)},
+	{strings.Replace(prefixEvent(`"tid": 7, `, `"ts": 1.5}`), `gemm_k`, `ge\"mm\u00e9_k`, 1), strings.Replace(prefixEvent(`"tid": 7, `, `"ts": 2.5}`), `gemm_k`, `ge\"mm\u00e9_k`, 1)},
+	{prefixEvent(`"tid": "Spans", `, `"ts": 1.5}`), prefixEvent(`"tid": "Spans", `, `"ts": 2}`)},
+	{prefixEvent(`"tid": 7, "ph": "B", `, `"ts": 1.5}`), prefixEvent(`"tid": 7, "ph": "B", `, `"ts": 2}`)},
+	{strings.Replace(prefixEvent(`"tid": 7, `, `"ts": 1.5}`), `"gemm_k"`, `null`, 1), strings.Replace(prefixEvent(`"tid": 7, `, `"ts": 2}`), `"gemm_k"`, `null`, 1)},
+	{prefixEvent(`"tid": 7, `, `"id": 3, "ts": 1.5}`), prefixEvent(`"tid": 7, `, `"id": 4, "ts": 1.5}`)},
+}
+
+// prefixEvent is an event of 48 bytes and more before its tid, then tid
+// (its member and the members up to the next, as given) and rest.
+func prefixEvent(tid, rest string) string {
+	return `{"ph": "X", "cat": "kernel", "name": "gemm_k", "pid": 1234567, ` + tid + rest
 }
 
 // argTailKernel is a kernel event whose args end in tail, after the
@@ -199,5 +219,63 @@ func TestArgTailKept(t *testing.T) {
 		if string(e.tail) != c.want {
 			t.Errorf("%s: kept %q, want %q", c.el, e.tail, c.want)
 		}
+	}
+}
+
+// TestEventPrefixKept: an event's members before its first time (and that
+// time's key), seen a second time, are kept with what they decoded to
+// (eventPrefix) and taken again by one compare;
+// taught or not, a decoder gives the same event (TestMemberRuns,
+// FuzzMemberRuns).
+func TestEventPrefixKept(t *testing.T) {
+	a := []byte(prefixEvent(`"tid": 7, `, `"ts": 1.5, "dur": 2}`))
+	var d evDecoder
+	var ev rawEvent
+	for range 2 { // seen, then learnt
+		ev.reset()
+		if _, err := d.decode(a, &ev, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slot := -1
+	if d.prefixes != nil {
+		_, slot = d.prefixAt(1)
+	}
+	if slot < 0 || d.prefixes.e[slot][0] == nil || string(d.prefixes.e[slot][0].b) != `"ph": "X", "cat": "kernel", "name": "gemm_k", "pid": 1234567, "tid": 7, "ts": ` {
+		t.Fatalf("no prefix kept for %s", a)
+	}
+	b := []byte(prefixEvent(`"tid": 7, `, `"ts": 3.5, "dur": 4}`))
+	if d.b = b; func() bool { p, _ := d.prefixAt(1); return p == nil }() {
+		t.Fatal("the prefix was not found again")
+	}
+	checkRuns(t, a, b)
+}
+
+// TestEventPrefixWays: events whose first prefixKeyBytes bytes are the
+// same (names that differ late, as templated kernels do) keep a prefix
+// each, up to prefixWays, and each finds its own.
+func TestEventPrefixWays(t *testing.T) {
+	name := "void at::native::vectorized_elementwise_kernel<4, at::native::"
+	var evs [][]byte
+	tails := []string{"A", "B", "C"}
+	for _, tail := range tails {
+		evs = append(evs, []byte(`{"ph": "X", "cat": "kernel", "name": "`+name+tail+`", "pid": 0, "tid": 7, "ts": 1.5, "dur": 2}`))
+	}
+	var d evDecoder
+	var ev rawEvent
+	for range 2 {
+		for _, el := range evs {
+			ev.reset()
+			if _, err := d.decode(el, &ev, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i, el := range evs {
+		d.b = el
+		if p, _ := d.prefixAt(1); p == nil || p.name != name+tails[i] {
+			t.Errorf("%s: no prefix of its own", el)
+		}
+		checkRuns(t, evs[0], el)
 	}
 }
