@@ -3,11 +3,14 @@ package kineto
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,6 +20,7 @@ import (
 	"github.com/tpptrace/tpptrace/samples"
 	"github.com/tpptrace/tpptrace/samples/cputime"
 	"github.com/tpptrace/tpptrace/samples/kinetow"
+	"github.com/tpptrace/tpptrace/samples/shared"
 )
 
 // genTrace writes a Kineto-style trace of about mb megabytes, laid out as
@@ -254,4 +258,50 @@ func BenchmarkDecodeKineto(b *testing.B) {
 	if cpu := cputime.Process() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(len(data))*float64(b.N)/1e6/cpu.Seconds(), "cpu-MB/s")
 	}
+}
+
+// BenchmarkDecodeRealTraces decodes the traceEvents of each real Kineto
+// trace of ../shared/traces/kineto (PyTorch's own writer: HTA's test
+// traces and PARAM's DLRM ranks), inflated in memory first: the decoder's
+// learnt runs, strings, args tails and event prefixes must pay on traces
+// the generator did not write (docs/performance.md round 43).
+func BenchmarkDecodeRealTraces(b *testing.B) {
+	dir := shared.Dir(b, filepath.Join("traces", "kineto"))
+	paths, _ := filepath.Glob(filepath.Join(dir, "*", "*.json*"))
+	if len(paths) == 0 {
+		b.Skip("no Kineto traces in ../shared/traces/kineto")
+	}
+	for _, p := range paths {
+		if filepath.Base(filepath.Dir(p)) == "hta_oracle" {
+			continue
+		}
+		data := inflated(b, p)
+		b.Run(filepath.Base(filepath.Dir(p))+"/"+strings.SplitN(filepath.Base(p), ".", 2)[0], func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				var h decodeOnly
+				if err := newSplitter(bytes.NewReader(data)).run(&h); err != nil || h.n == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// inflated is the text of the trace file at p, gunzipped when it ends in .gz.
+func inflated(b *testing.B, p string) []byte {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if strings.HasSuffix(p, ".gz") {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if data, err = io.ReadAll(zr); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return data
 }
