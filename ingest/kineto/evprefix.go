@@ -32,7 +32,7 @@ import "encoding/binary"
 // hash reads, and minPrefix and maxPrefix the shortest and longest prefix
 // kept.
 const (
-	prefixSlotsLog = 10
+	prefixSlotsLog = 8
 	prefixSlots    = 1 << prefixSlotsLog
 	prefixWays     = 4
 	prefixKeyBytes = 64
@@ -47,6 +47,17 @@ const (
 type prefixTable struct {
 	e    [prefixSlots][prefixWays]*eventPrefix // the last learnt first
 	seen [prefixSlots]uint64
+	free []eventPrefix // prefixes not yet used, allocated a few at a time
+}
+
+// alloc returns a new prefix.
+func (t *prefixTable) alloc() *eventPrefix {
+	if len(t.free) == 0 {
+		t.free = make([]eventPrefix, 16)
+	}
+	e := &t.free[0]
+	t.free = t.free[1:]
+	return e
 }
 
 // eventPrefix is one learnt prefix: its bytes and what they decoded to.
@@ -120,7 +131,7 @@ func (d *evDecoder) learnPrefix(slot, from, i int, k keyID, st runState) {
 	ways := &d.prefixes.e[slot]
 	e := ways[prefixWays-1] // the oldest, its memory reused
 	if e == nil {
-		e = new(eventPrefix)
+		e = d.prefixes.alloc()
 	}
 	copy(ways[1:], ways[:prefixWays-1])
 	ways[0] = e
