@@ -25,18 +25,27 @@ func TestMain(m *testing.M) {
 // asPrimary makes the test binary tpptrace's main.
 const asPrimary = "TPPTRACE_TEST_AS_MAIN"
 
-// tpptrace runs the command with args in a process of its own, with a
-// cache of the test's, and returns its stdout.
-func tpptrace(t *testing.T, cache string, args ...string) []byte {
-	t.Helper()
+// run runs the command with args in a process of its own, with a cache of
+// the test's, and returns its stdout.
+func run(cache string, args ...string) ([]byte, error) {
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), asPrimary+"=1", "TPPTRACE_CACHE="+cache, "NO_COLOR=1")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("tpptrace %q: %v\n%s", args, err, errb.Bytes())
+		return nil, fmt.Errorf("tpptrace %q: %w\n%s", args, err, errb.Bytes())
 	}
-	return out.Bytes()
+	return out.Bytes(), nil
+}
+
+// tpptrace is run that fails the test on an error.
+func tpptrace(t *testing.T, cache string, args ...string) []byte {
+	t.Helper()
+	out, err := run(cache, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // TestShardProcessesEqualUnsharded is issue 15's end-to-end check of
@@ -55,7 +64,11 @@ func TestShardProcessesEqualUnsharded(t *testing.T) {
 	const n = 4
 	var wg sync.WaitGroup
 	for k := range n {
-		wg.Go(func() { tpptrace(t, cache, "ingest", "--shard", fmt.Sprintf("%d/%d", k, n), "-o", ds, job) })
+		wg.Go(func() { // t.Fatal only on the test's goroutine
+			if _, err := run(cache, "ingest", "--shard", fmt.Sprintf("%d/%d", k, n), "-o", ds, job); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 	wg.Wait()
 	if t.Failed() {
